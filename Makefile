@@ -1,0 +1,30 @@
+# The two commands of the README. Both create .venv and install what they need on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: play test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+## play: sit at a Macau 1983 blackjack table in the terminal
+play: $(STAMP)
+	$(BIN)/croupier play blackjack --rules macau-1983
+
+## test: lint, type-check and run the whole test suite
+test: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/mypy
+	$(BIN)/pytest -n 2 -q
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/engine.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

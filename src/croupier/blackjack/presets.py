@@ -1,0 +1,76 @@
+"""The blackjack presets of RULES.md §3: ``macau-1983`` and ``live-online``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from croupier.blackjack.rules import PARAMS, Rules
+from croupier.errors import RulesError
+from croupier.money import Ratio
+from croupier.ruleset import apply_overrides
+
+MACAU_1983 = Rules(
+    preset="macau-1983",
+    decks=6,  # Art. 1: any 1-8
+    boxes=7,  # Art. 2.3
+    dealer_hits_soft_17=False,  # Art. 3.2a
+    hole_card="none",  # Art. 3.1a, with the ace exception
+    dealer_blackjack_takes="all",  # Art. 8
+    double_on="11",  # Art. 11
+    double_after_split=False,  # Art. 11 "first two cards"
+    double_for_less=False,  # Art. 11 "加多一倍"
+    max_split_hands=4,  # Art. 10 sets no limit; 4 is the house cap
+    split_aces_one_card=True,  # Art. 10
+    resplit_aces=False,
+    surrender="early_not_ace",  # Art. 12
+    blackjack_pays=Ratio(3, 2),  # Art. 6
+    insurance_pays=Ratio(2, 1),  # Art. 8
+    even_money=True,  # Art. 6
+    bonus_678_suited=Ratio(3, 1),  # Art. 9
+    bonus_777=Ratio(3, 1),  # Art. 9
+    bet_behind=True,  # Art. 13
+    max_boxes_per_player=7,  # Art. 2.3
+    dealer_draws_when_moot=True,  # Art. 3.2a
+    burn_at_shoe_start="decks",  # Art. 2.1
+    burn_each_round=1,  # Art. 2.4
+    burn_before_dealer_second=1,  # Art. 2.4, 3.1a
+    cut_card=(20, 30),  # Art. 2.1, 2.2: between the last 20 and 30 cards
+)
+
+LIVE_ONLINE = Rules(
+    preset="live-online",
+    decks=8,  # §1.6
+    boxes=7,  # §1.2.1
+    dealer_hits_soft_17=True,  # §4.4
+    hole_card="peek_ace",  # §3.4, §3.8
+    dealer_blackjack_takes="original",  # §2.6
+    double_on="any_two",  # §2.6
+    double_after_split=True,  # §2.6
+    double_for_less=True,  # §2.6 "不超過"
+    max_split_hands=2,  # §2.7: one split per round
+    split_aces_one_card=True,  # §2.7
+    resplit_aces=False,
+    surrender="none",
+    blackjack_pays=Ratio(3, 2),  # §2.3
+    insurance_pays=Ratio(2, 1),  # §2.5
+    even_money=False,  # "保險": a natural may take insurance instead
+    bonus_678_suited=None,
+    bonus_777=None,
+    bet_behind=False,  # §4.5
+    max_boxes_per_player=1,  # §4.5
+    dealer_draws_when_moot=False,  # §4.4
+    burn_at_shoe_start=6,  # §3.5
+    burn_each_round=0,
+    burn_before_dealer_second=0,
+    cut_card=(52, 78),  # §3.2.2: the house sets penetration; one to one and a half decks from the end
+)
+
+PRESETS: dict[str, Rules] = {MACAU_1983.preset: MACAU_1983, LIVE_ONLINE.preset: LIVE_ONLINE}
+
+
+def blackjack_rules(preset: str, overrides: Mapping[str, object] | None = None) -> Rules:
+    """The rule set ``preset`` with ``overrides`` by parameter name (RULES.md §3)."""
+    base = PRESETS.get(preset)
+    if base is None:
+        raise RulesError(f"unknown blackjack preset {preset!r}; the presets are: {', '.join(PRESETS)}")
+    return apply_overrides(base, PARAMS, overrides or {}, game="blackjack")
