@@ -1,0 +1,127 @@
+"""The ``croupier`` command line.
+
+Every error a user can cause prints one line to stderr and exits with status 2 (TRANSCRIPT.md,
+"Errors"); nothing is printed to stdout then.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from croupier.errors import CroupierError
+
+app = typer.Typer(
+    name="croupier",
+    help="Casino table games run exactly as their rules are written.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+play_app = typer.Typer(help="Sit at a table in the terminal.", no_args_is_help=True)
+app.add_typer(play_app, name="play")
+
+
+def fail(message: str) -> None:
+    """One line to stderr, exit status 2."""
+    sys.stderr.write(message.replace("\n", " ") + "\n")
+    raise typer.Exit(2)
+
+
+def _read_input(source: str) -> str:
+    if source == "-":
+        return sys.stdin.read()
+    try:
+        return Path(source).read_text(encoding="utf-8")
+    except OSError as error:
+        fail(f"replay: cannot read {source}: {error.strerror}")
+    except UnicodeDecodeError:
+        fail(f"replay: {source} is not UTF-8 text")
+    raise AssertionError("unreachable")
+
+
+@app.command()
+def replay(
+    source: Annotated[str, typer.Argument(help="Transcript file, or - for standard input.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result document as JSON.")] = False,
+) -> None:
+    """Replay a transcript (TRANSCRIPT.md) and print what happened."""
+    from croupier import transcript
+
+    text = _read_input(source)
+    try:
+        doc = transcript.load(text)
+        result = transcript.replay(doc)
+        output = json.dumps(result, indent=2, ensure_ascii=False) if as_json else transcript.render(doc, result)
+    except CroupierError as error:
+        fail(str(error))
+    sys.stdout.write(output + "\n")
+
+
+@play_app.command("blackjack")
+def play_blackjack(
+    rules: Annotated[str, typer.Option(help="Preset: macau-1983 or live-online.")] = "macau-1983",
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a rule: NAME=VALUE.")] = None,
+    bankroll: Annotated[str, typer.Option(help="Starting bankroll in table units.")] = "1000",
+    seed: Annotated[str | None, typer.Option(help="Seed the shuffle (for practice); default the OS CSPRNG.")] = None,
+) -> None:
+    """Play blackjack at a table of your own."""
+    from croupier.blackjack.play import play
+
+    try:
+        play(rules, set_ or [], bankroll, seed)
+    except CroupierError as error:
+        fail(str(error))
+
+
+@play_app.command("baccarat")
+def play_baccarat(
+    rules: Annotated[str, typer.Option(help="Preset: macau.")] = "macau",
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a rule: NAME=VALUE.")] = None,
+    bankroll: Annotated[str, typer.Option(help="Starting bankroll in table units.")] = "1000",
+    seed: Annotated[str | None, typer.Option(help="Seed the shuffle (for practice); default the OS CSPRNG.")] = None,
+) -> None:
+    """Play baccarat at a table of your own."""
+    from croupier.baccarat.play import play
+
+    try:
+        play(rules, set_ or [], bankroll, seed)
+    except CroupierError as error:
+        fail(str(error))
+
+
+@app.command()
+def roads(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the roads as JSON.")] = False,
+) -> None:
+    """Read results (B, P, T; b/p for pairs) on stdin and draw the five roads."""
+    from croupier.baccarat.roads import build_roads, render_roads, roads_document
+
+    try:
+        board = build_roads(sys.stdin.read())
+    except CroupierError as error:
+        fail(str(error))
+    if as_json:
+        document: dict[str, Any] = roads_document(board)
+        sys.stdout.write(json.dumps(document, indent=2) + "\n")
+    else:
+        render_roads(board)
+
+
+def main() -> None:
+    """Entry point: run the app; an unexpected failure is one line, never a traceback."""
+    try:
+        app()
+    except CroupierError as error:  # pragma: no cover - commands catch their own
+        sys.stderr.write(str(error) + "\n")
+        sys.exit(2)
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        sys.exit(130)
+    except Exception as error:  # pragma: no cover - a bug; still one line for the user
+        sys.stderr.write(f"croupier: internal error: {type(error).__name__}: {error}\n")
+        sys.exit(70)
