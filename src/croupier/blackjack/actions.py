@@ -1,0 +1,192 @@
+"""The recorded operations of a blackjack round, and the requests a round waits on.
+
+Every change of a :class:`~croupier.blackjack.state.Round` is one of these frozen records, appended
+to ``Round.operations`` in order. Replaying the same operations on the same shoe gives the same
+round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from croupier.cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class BetPlaced:
+    player: str
+    box: int
+    amount: Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class CardBurned:
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class CardDealt:
+    """A card to a box's hand, or to the dealer (``box`` 0); ``face_up`` false for a hole card."""
+
+    card: Card
+    box: int
+    hand: int
+    face_up: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class HoleCardTurned:
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class CutCardOut:
+    """The cut card came out: this round is the shoe's last (Art. 2.2; online §3.2.2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class InsuranceTaken:
+    player: str
+    box: int
+    amount: Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class EvenMoneyTaken:
+    player: str
+    box: int
+
+
+@dataclass(frozen=True, slots=True)
+class InsuranceClosed:
+    """No more insurance or even money: the first play decision, or the offer's timer."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealerPeeked:
+    """The dealer checked the hole card for a natural (online §3.8)."""
+
+    natural: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A player's play decision: ``hit``, ``stand``, ``double``, ``split`` or ``surrender``."""
+
+    kind: str
+    box: int
+    hand: int
+    player: str
+    amount: Decimal | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandStood:
+    """The engine stood a hand: 21 (online §4.4), a split ace's one card, a double's one card."""
+
+    box: int
+    hand: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealerStood:
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """One settlement of one bettor's stake: ``amount`` is the bettor's gain (+) or loss (−).
+
+    ``kind``: ``win``, ``lose``, ``push``, ``blackjack``, ``bust``, ``surrender``, ``bonus``,
+    ``even_money``, ``insurance_won``, ``insurance_lost``; ``hand`` is ``None`` for insurance.
+    """
+
+    player: str
+    box: int
+    hand: int | None
+    kind: str
+    stake: Decimal
+    amount: Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded:
+    last_round: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RoundVoided:
+    """Art. 2.1: a misdeal that cannot be corrected voids every card; bets stand for the replay."""
+
+    reason: str
+
+
+Operation = (
+    BetPlaced
+    | CardBurned
+    | CardDealt
+    | HoleCardTurned
+    | CutCardOut
+    | InsuranceTaken
+    | EvenMoneyTaken
+    | InsuranceClosed
+    | DealerPeeked
+    | Decision
+    | HandStood
+    | DealerStood
+    | Payment
+    | RoundEnded
+    | RoundVoided
+)
+
+
+# What a round waits for ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AwaitBets:
+    """Betting is open; :meth:`Round.deal` closes it ("No more bets")."""
+
+
+@dataclass(frozen=True, slots=True)
+class AwaitCard:
+    """A live shoe has no card: the dealer's reader must supply the next one (``purpose`` says where)."""
+
+    purpose: str
+
+
+@dataclass(frozen=True, slots=True)
+class AwaitChore:
+    """A chore the caller chose to perform itself: ``burn``, ``deal``, ``dealer_hit``,
+    ``dealer_stand`` or ``settle``."""
+
+    chore: str
+
+
+@dataclass(frozen=True, slots=True)
+class AwaitInsurance:
+    """Insurance (and even money) are offered; any play decision or :meth:`close_insurance` ends it."""
+
+
+@dataclass(frozen=True, slots=True)
+class AwaitDecision:
+    box: int
+    hand: int
+    player: str
+
+
+Pending = AwaitBets | AwaitCard | AwaitChore | AwaitInsurance | AwaitDecision | None
+
+
+@dataclass(frozen=True, slots=True)
+class LegalAction:
+    """An action open now. Amounts bound what may be staked (``min_amount``..``max_amount``)."""
+
+    kind: str
+    box: int
+    hand: int | None = None
+    player: str | None = None
+    min_amount: Decimal | None = None
+    max_amount: Decimal | None = None

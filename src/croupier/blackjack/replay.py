@@ -1,0 +1,286 @@
+"""Blackjack transcripts (TRANSCRIPT.md): replay one, and write one from rounds played.
+
+:func:`replay_blackjack` runs a parsed transcript through :class:`~croupier.blackjack.state.Table`
+and returns the result document; :func:`to_transcript` writes rounds played by the engine as a
+transcript that replays to the same result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from decimal import Decimal
+from typing import Any, TypeVar
+
+from croupier.blackjack import actions as op
+from croupier.blackjack.hand import total
+from croupier.blackjack.presets import PRESETS, blackjack_rules
+from croupier.blackjack.rules import PARAMS, Rules
+from croupier.blackjack.state import Round, Table, describe_pending
+from croupier.cards import Card, parse_cards
+from croupier.errors import CroupierError, TranscriptError
+from croupier.money import ZERO, format_amount
+from croupier.ruleset import describe
+from croupier.shoe import Shoe
+
+T = TypeVar("T")
+
+PLAY_DECISIONS = ("hit", "stand", "double", "split", "surrender")
+ACTION_TYPES = ("insurance", "even_money", *PLAY_DECISIONS)
+
+
+def _at(where: str, call: Callable[[], T]) -> T:
+    """Run ``call``; a croupier error becomes a one-line :class:`TranscriptError` prefixed by ``where``."""
+    try:
+        return call()
+    except TranscriptError:
+        raise
+    except CroupierError as error:
+        raise TranscriptError(f"{where}: {error}") from None
+
+
+def load_rules(doc: Mapping[str, Any]) -> Rules:
+    preset = doc.get("rules")
+    if not isinstance(preset, str):
+        raise TranscriptError(f"transcript: rules must name a preset ({', '.join(PRESETS)})")
+    overrides = doc.get("overrides") or {}
+    if not isinstance(overrides, dict):
+        raise TranscriptError("transcript: overrides must be an object of rule parameters")
+    return _at("transcript", lambda: blackjack_rules(preset, overrides))
+
+
+def load_shoe(doc: Mapping[str, Any], decks: int) -> Shoe:
+    cards = doc.get("shoe")
+    if not isinstance(cards, list):
+        raise TranscriptError("transcript: shoe must be a list of cards such as [\"7H\", \"TS\"]")
+    parsed = _at("transcript: shoe", lambda: parse_cards(cards))
+    cut = doc.get("cut_card")
+    if cut is not None and (isinstance(cut, bool) or not isinstance(cut, int) or cut < 0):
+        raise TranscriptError(f"transcript: cut_card must be a count of cards (0 or more), got {cut!r}")
+    return _at("transcript: shoe", lambda: Shoe.stacked(decks, parsed, cut))
+
+
+def replay_blackjack(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """Replay a blackjack transcript; return TRANSCRIPT.md's result document."""
+    rules = load_rules(doc)
+    table = Table(rules, load_shoe(doc, rules.decks))
+    rounds = doc.get("rounds")
+    if not isinstance(rounds, list):
+        raise TranscriptError("transcript: rounds must be a list")
+    results = []
+    total_net: dict[str, Decimal] = {}
+    for number, spec in enumerate(rounds, start=1):
+        played = play_round(table, spec, number)
+        result = round_result(played)
+        for player, amount in played.net().items():
+            total_net[player] = total_net.get(player, ZERO) + amount
+        results.append(result)
+    return {"rounds": results, "net": {player: format_amount(amount) for player, amount in total_net.items()}}
+
+
+def play_round(table: Table, spec: object, number: int) -> Round:
+    """Play one transcript round on ``table``; errors name the round and the action."""
+    where = f"round {number}"
+    if not isinstance(spec, dict):
+        raise TranscriptError(f"{where}: a round must be an object with bets and actions")
+    if table.shoe_finished:
+        raise TranscriptError(
+            f"{where}: the cut card came out in round {number - 1}, the shoe's last round (Art. 2.2; online §3.2.2)"
+        )
+    seated = _seated(spec.get("seated"), where)
+    current = _at(where, lambda: table.new_round(seated))
+    bets = spec.get("bets")
+    if not isinstance(bets, list) or not bets:
+        raise TranscriptError(f"{where}: bets must be a non-empty list")
+    for index, bet in enumerate(bets, start=1):
+        if not isinstance(bet, dict):
+            raise TranscriptError(f"{where}, bet {index}: a bet is an object with player, box and amount")
+        player, box = bet.get("player"), bet.get("box")
+        label = f"{where}, bet {index} ({player}, box {box})"
+        if not isinstance(player, str) or not isinstance(box, int) or isinstance(box, bool):
+            raise TranscriptError(f"{label}: a bet names a player (a string) and a box (an integer)")
+        if "amount" not in bet:
+            raise TranscriptError(f"{label}: a bet needs an amount")
+        _at(label, lambda: current.bet(player, box, bet["amount"]))
+    _at(where, current.deal)
+    _check_cards(current, where)
+    actions = spec.get("actions") or []
+    if not isinstance(actions, list):
+        raise TranscriptError(f"{where}: actions must be a list")
+    for index, action in enumerate(actions, start=1):
+        label = f"{where}, action {index}"
+        if not isinstance(action, dict):
+            raise TranscriptError(f"{label}: an action is an object with a type")
+        kind = action.get("type")
+        label = f"{label} ({kind}, box {action.get('box')})"
+        if kind not in ACTION_TYPES:
+            raise TranscriptError(f"{label}: unknown action type; the types are {', '.join(ACTION_TYPES)}")
+        _at(label, lambda: _apply_action(current, action))
+        _check_cards(current, label)
+    if isinstance(current.pending, op.AwaitInsurance):
+        current.close_insurance()
+        _check_cards(current, where)
+    if not current.ended:
+        raise TranscriptError(f"{where}: the transcript ends while the round waits for "
+                              f"{describe_pending(current.pending)}")
+    return current
+
+
+def _seated(raw: object, where: str) -> dict[int, str]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise TranscriptError(f"{where}: seated must map box numbers to players")
+    seated: dict[int, str] = {}
+    for key, player in raw.items():
+        if not str(key).isdigit() or not isinstance(player, str):
+            raise TranscriptError(f"{where}: seated maps box numbers to player names, got {key!r}: {player!r}")
+        seated[int(key)] = player
+    return seated
+
+
+def _check_cards(current: Round, where: str) -> None:
+    if isinstance(current.pending, op.AwaitCard):
+        raise TranscriptError(
+            f"{where}: the shoe has no card left for {current.pending.purpose}: the transcript's shoe holds "
+            f"{current.shoe.size} card(s)"
+        )
+
+
+def _apply_action(current: Round, action: Mapping[str, Any]) -> None:
+    kind = action["type"]
+    box = action.get("box")
+    if not isinstance(box, int) or isinstance(box, bool):
+        raise TranscriptError("an action names its box (an integer)")
+    player = action.get("player")
+    if player is not None and not isinstance(player, str):
+        raise TranscriptError("player must be a name (a string)")
+    if kind == "insurance":
+        if player is None or "amount" not in action:
+            raise TranscriptError("insurance needs a player and an amount (TRANSCRIPT.md)")
+        current.insure(player, box, action["amount"])
+        return
+    if kind == "even_money":
+        if player is None:
+            raise TranscriptError("even money needs a player (TRANSCRIPT.md)")
+        current.take_even_money(player, box)
+        return
+    hand = action.get("hand")
+    if hand is not None and (not isinstance(hand, int) or isinstance(hand, bool)):
+        raise TranscriptError("hand must be an integer (0 is the first)")
+    if kind == "double":
+        current.double(box, hand, player, action.get("amount"))
+    elif kind == "hit":
+        current.hit(box, hand, player)
+    elif kind == "stand":
+        current.stand(box, hand, player)
+    elif kind == "split":
+        current.split(box, hand, player)
+    else:
+        current.surrender(box, hand, player)
+
+
+def round_result(played: Round) -> dict[str, Any]:
+    """One round of the result document (TRANSCRIPT.md "Output")."""
+    dealer = played.dealer_cards
+    boxes = []
+    for box in played.boxes:
+        hands = []
+        for hand in played.hands.get(box, []):
+            entry: dict[str, Any] = {
+                "cards": [str(card) for card in hand.cards],
+                "total": hand.total,
+                "outcome": hand.outcome,
+                "stakes": {player: format_amount(stake) for player, stake in hand.stakes.items()},
+            }
+            if len(set(hand.results.values())) > 1:
+                entry["results"] = dict(hand.results)
+            hands.append(entry)
+        boxes.append({"box": box, "hands": hands})
+    result: dict[str, Any] = {
+        "burned": [str(card) for card in played.burned],
+        "dealer": {"cards": [str(card) for card in dealer], "total": total(dealer)[0]},
+        "boxes": boxes,
+    }
+    if played.insurance:
+        result["insurance"] = [
+            {"player": player, "box": box, "amount": format_amount(amount)}
+            for (player, box), amount in played.insurance.items()
+        ]
+    if played.even_money:
+        result["even_money"] = [{"player": player, "box": box} for player, box in sorted(played.even_money)]
+    result["net"] = {player: format_amount(amount) for player, amount in played.net().items()}
+    result["last_round"] = played.last_round
+    return result
+
+
+def render_blackjack(result: Mapping[str, Any]) -> str:
+    """A readable account of a replay."""
+    lines = []
+    for number, entry in enumerate(result["rounds"], start=1):
+        lines.append(f"Round {number}" + ("  (last round of the shoe)" if entry["last_round"] else ""))
+        if entry["burned"]:
+            lines.append(f"  burned   {' '.join(entry['burned'])}")
+        dealer = entry["dealer"]
+        lines.append(f"  dealer   {' '.join(dealer['cards'])}  = {dealer['total']}")
+        for box in entry["boxes"]:
+            for index, hand in enumerate(box["hands"]):
+                stakes = ", ".join(f"{p} {a}" for p, a in hand["stakes"].items())
+                label = f"box {box['box']}" + (f".{index}" if len(box["hands"]) > 1 else "")
+                lines.append(
+                    f"  {label:<8} {' '.join(hand['cards']):<20} = {hand['total']:<3} {hand['outcome']:<10} ({stakes})"
+                )
+        for insured in entry.get("insurance", []):
+            lines.append(f"  insurance {insured['player']} on box {insured['box']}: {insured['amount']}")
+        lines.append("  net      " + ", ".join(f"{p} {a}" for p, a in entry["net"].items()))
+    lines.append("Total    " + ", ".join(f"{p} {a}" for p, a in result["net"].items()))
+    return "\n".join(lines)
+
+
+# writing transcripts -----------------------------------------------------------------------------
+
+
+def overrides_of(rules: Rules) -> dict[str, str]:
+    """The parameters in which ``rules`` differs from its preset, as a transcript writes them."""
+    base = PRESETS[rules.preset]
+    return {
+        name: describe(getattr(rules, name))
+        for name in PARAMS
+        if getattr(rules, name) != getattr(base, name)
+    }
+
+
+def round_spec(played: Round) -> dict[str, Any]:
+    """The transcript round that replays ``played``: its bets, seats and decisions."""
+    bets = [
+        {"player": o.player, "box": o.box, "amount": format_amount(o.amount)}
+        for o in played.operations
+        if isinstance(o, op.BetPlaced)
+    ]
+    actions: list[dict[str, Any]] = []
+    for o in played.operations:
+        if isinstance(o, op.InsuranceTaken):
+            actions.append({"type": "insurance", "player": o.player, "box": o.box, "amount": format_amount(o.amount)})
+        elif isinstance(o, op.EvenMoneyTaken):
+            actions.append({"type": "even_money", "player": o.player, "box": o.box})
+        elif isinstance(o, op.Decision):
+            entry: dict[str, Any] = {"type": o.kind, "box": o.box, "hand": o.hand, "player": o.player}
+            if o.kind == "double" and o.amount is not None:
+                entry["amount"] = format_amount(o.amount)
+            actions.append(entry)
+    spec: dict[str, Any] = {"bets": bets, "actions": actions}
+    if played.seated:
+        spec["seated"] = {str(box): player for box, player in sorted(played.seated.items())}
+    return spec
+
+
+def to_transcript(rules: Rules, cards: Sequence[Card], rounds: Sequence[Round], cut_card: int | None) -> dict[str, Any]:
+    """A transcript of ``rounds`` played from a shoe whose order began with ``cards``."""
+    doc: dict[str, Any] = {"game": "blackjack", "rules": rules.preset}
+    overrides = overrides_of(rules)
+    if overrides:
+        doc["overrides"] = overrides
+    doc["shoe"] = [str(card) for card in cards]
+    if cut_card is not None:
+        doc["cut_card"] = cut_card
+    doc["rounds"] = [round_spec(played) for played in rounds if not played.voided]
+    return doc

@@ -1,0 +1,926 @@
+"""The blackjack round: one state machine whose every change is a recorded operation.
+
+A :class:`Table` holds a rule set and a shoe and opens :class:`Round` after round until the round in
+which the cut card comes out (Art. 2.2; online §3.2.2). A round takes bets, then :meth:`Round.deal`
+closes betting and the engine runs the rules' procedure: burns, the deal in the rules' order, the
+insurance offer, the peek, the boxes from box 1 up, the dealer, settlement.
+
+Each player operation has three faces in the manner of pokerkit: ``verify_hit(...)`` raises
+:class:`~croupier.errors.IllegalActionError` naming the rule, ``can_hit(...)`` answers yes or no,
+``hit(...)`` performs it and returns the recorded :class:`~croupier.blackjack.actions.Decision`.
+
+Chores are automated by default. A round built with fewer ``automations`` stops at each chore it may
+not do itself (:class:`~croupier.blackjack.actions.AwaitChore`) until the caller performs it
+(:meth:`Round.burn_card`, :meth:`Round.deal_card`, :meth:`Round.dealer_hit`,
+:meth:`Round.dealer_stand`, :meth:`Round.settle`); a live shoe stops at every card until the
+dealer's reader supplies it (:meth:`Round.supply_card`). The engine never reads the clock, never
+prints and never draws randomness: it is a function of its inputs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Mapping
+from decimal import Decimal
+from fractions import Fraction
+
+from croupier.blackjack import actions as op
+from croupier.blackjack.betting import decider, occupant, verify_bet
+from croupier.blackjack.hand import POINTS, Hand, is_678_suited, is_777, is_natural, total
+from croupier.blackjack.rules import DOUBLE_TOTALS, Rules
+from croupier.cards import Card
+from croupier.errors import IllegalActionError
+from croupier.money import ZERO, exact, format_amount, parse_amount
+from croupier.shoe import Shoe, place_cut_card
+
+AUTOMATIONS: frozenset[str] = frozenset({"burn", "deal", "dealer_play", "settle"})
+"""Every chore the engine can perform itself; a round automates all of them unless told otherwise."""
+
+Script = Generator[op.Pending, object, None]
+
+
+class Round:
+    """One round at a blackjack table; see the module docstring."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        shoe: Shoe,
+        *,
+        first_of_shoe: bool,
+        seated: Mapping[int, str] | None = None,
+        automations: frozenset[str] = AUTOMATIONS,
+        on_end: Callable[[Round], None] | None = None,
+    ) -> None:
+        unknown = set(automations) - AUTOMATIONS
+        if unknown:
+            raise ValueError(f"unknown automations {sorted(unknown)}; they are {sorted(AUTOMATIONS)}")
+        self.rules = rules
+        self.shoe = shoe
+        self.first_of_shoe = first_of_shoe
+        self.automations = automations
+        self.seated: dict[int, str] = dict(seated or {})
+        for box in self.seated:
+            if not 1 <= box <= rules.boxes:
+                raise IllegalActionError(f"{rules.preset} has boxes 1-{rules.boxes} (Art. 2.3); no box {box}")
+        self.bets: dict[int, dict[str, Decimal]] = {}
+        self.hands: dict[int, list[Hand]] = {}
+        self.burned: list[Card] = []
+        self.operations: list[op.Operation] = []
+        self.payments: list[op.Payment] = []
+        self.insurance: dict[tuple[str, int], Decimal] = {}
+        self.even_money: set[tuple[str, int]] = set()
+        self.pending: op.Pending = op.AwaitBets()
+        self.peeked = False
+        self.last_round = False
+        self.ended = False
+        self.voided = False
+        self._dealer: list[Card] = []
+        self._hole_hidden = False
+        self._on_end = on_end
+        self._script: Script | None = None
+
+    # -------------------------------------------------------------------------------------------
+    # what anyone may see
+    @property
+    def dealer_cards(self) -> list[Card]:
+        """The dealer's cards dealt face up (the hole card only once turned)."""
+        if self._hole_hidden:
+            return [card for i, card in enumerate(self._dealer) if i != 1]
+        return list(self._dealer)
+
+    @property
+    def dealer_has_hole_card(self) -> bool:
+        """A face-down card lies before the dealer."""
+        return self._hole_hidden
+
+    @property
+    def up_card(self) -> Card | None:
+        return self._dealer[0] if self._dealer else None
+
+    @property
+    def dealer_total(self) -> int:
+        return total(self.dealer_cards)[0]
+
+    @property
+    def boxes(self) -> list[int]:
+        return sorted(self.bets)
+
+    def occupant(self, box: int) -> str | None:
+        return occupant(box, self.seated, self.bets)
+
+    def decider(self, box: int) -> str:
+        """Who makes the box's play decisions (Art. 13)."""
+        return decider(box, self.seated, self.bets[box], self.occupant(box))
+
+    def net(self) -> dict[str, Decimal]:
+        """Each bettor's gain (+) or loss (−) so far, every bettor of the round included."""
+        result: dict[str, Decimal] = {}
+        for box in self.boxes:
+            for player in self.bets[box]:
+                result.setdefault(player, ZERO)
+        for payment in self.payments:
+            result[payment.player] = result.get(payment.player, ZERO) + payment.amount
+        return result
+
+    def staked(self) -> dict[str, Decimal]:
+        """What each bettor has put on the table this round: bets, doubles, splits, insurance."""
+        result: dict[str, Decimal] = {}
+        for hands in self.hands.values():
+            for hand in hands:
+                for player, stake in hand.stakes.items():
+                    result[player] = result.get(player, ZERO) + stake
+        if not self.hands:
+            for bets in self.bets.values():
+                for player, stake in bets.items():
+                    result[player] = result.get(player, ZERO) + stake
+        for (player, _box), amount in self.insurance.items():
+            result[player] = result.get(player, ZERO) + amount
+        return result
+
+    # -------------------------------------------------------------------------------------------
+    # recording and driving the script
+    def _record(self, operation: op.Operation) -> None:
+        self.operations.append(operation)
+
+    def _resume(self, value: object = None) -> None:
+        assert self._script is not None
+        try:
+            self.pending = self._script.send(value)
+        except StopIteration:
+            self.pending = None
+
+    def _require(self, kind: type, what: str) -> None:
+        if self.voided:
+            raise IllegalActionError(f"{what}: the round was voided")
+        if self.ended:
+            raise IllegalActionError(f"{what}: the round is over")
+        if not isinstance(self.pending, kind):
+            raise IllegalActionError(f"{what}: the round waits for {describe_pending(self.pending)}")
+
+    # -------------------------------------------------------------------------------------------
+    # betting
+    def verify_bet(self, player: str, box: int, amount: object) -> Decimal:
+        self._require(op.AwaitBets, f"{player}'s bet on box {box}")
+        value = parse_amount(amount, what=f"{player}'s bet on box {box}")
+        verify_bet(self.rules, player, box, value, self.seated, self.bets)
+        return value
+
+    def can_bet(self, player: str, box: int, amount: object) -> bool:
+        return _can(self.verify_bet, player, box, amount)
+
+    def bet(self, player: str, box: int, amount: object) -> op.BetPlaced:
+        """Place ``player``'s bet of ``amount`` on ``box`` (Art. 2.3, 13; online §4.5)."""
+        value = self.verify_bet(player, box, amount)
+        self.bets.setdefault(box, {})[player] = value
+        record = op.BetPlaced(player, box, value)
+        self._record(record)
+        return record
+
+    def verify_deal(self) -> None:
+        self._require(op.AwaitBets, "deal")
+        if not self.bets:
+            raise IllegalActionError("deal: no bets are placed")
+
+    def can_deal(self) -> bool:
+        return _can(self.verify_deal)
+
+    def deal(self) -> None:
+        """Close betting ("No more bets", online §2.1.3) and run the round until it needs someone."""
+        self.verify_deal()
+        self._script = self._run()
+        self._resume()
+
+    # -------------------------------------------------------------------------------------------
+    # cards and chores from outside
+    def supply_card(self, card: Card) -> None:
+        """A live dealer's reader supplies the next card (the round waits on :class:`AwaitCard`)."""
+        self._require(op.AwaitCard, f"card {card}")
+        self.shoe.supply(card)
+        self._resume()
+
+    def mark_cut_card(self) -> None:
+        """A live dealer reports the cut card: this round is the shoe's last."""
+        if not self.shoe.cut_card_out:
+            self.shoe.mark_cut_card()
+        if not self.last_round:
+            self.last_round = True
+            self._record(op.CutCardOut())
+
+    def _perform_chore(self, chore: str) -> None:
+        self._require(op.AwaitChore, chore.replace("_", " "))
+        assert isinstance(self.pending, op.AwaitChore)
+        if self.pending.chore != chore:
+            raise IllegalActionError(f"{chore.replace('_', ' ')}: the round waits for {self.pending.chore}")
+        self._resume()
+
+    def burn_card(self) -> None:
+        self._perform_chore("burn")
+
+    def deal_card(self) -> None:
+        self._perform_chore("deal")
+
+    def dealer_hit(self) -> None:
+        """The dealer draws (Art. 3.2a: to 16, and on a soft 17 where ``dealer_hits_soft_17``)."""
+        if isinstance(self.pending, op.AwaitChore) and self.pending.chore == "dealer_stand":
+            raise IllegalActionError(f"dealer hit: the dealer stands on {self.dealer_total} (Art. 3.2a)")
+        self._perform_chore("dealer_hit")
+
+    def dealer_stand(self) -> None:
+        if isinstance(self.pending, op.AwaitChore) and self.pending.chore == "dealer_hit":
+            raise IllegalActionError(f"dealer stand: the dealer must draw on {self.dealer_total} (Art. 3.2a)")
+        self._perform_chore("dealer_stand")
+
+    def settle(self) -> None:
+        self._perform_chore("settle")
+
+    # -------------------------------------------------------------------------------------------
+    # insurance and even money (Art. 6, 8; online §2.5)
+    def verify_insurance(self, player: str, box: int, amount: object) -> Decimal:
+        what = f"insurance for {player} on box {box}"
+        self._require(op.AwaitInsurance, what)
+        if self.rules.insurance_pays is None:
+            raise IllegalActionError(f"{what}: {self.rules.preset} offers no insurance (insurance_pays=none)")
+        stake = self._bettor_stake(player, box, what)
+        if (player, box) in self.insurance:
+            raise IllegalActionError(f"{what}: each bettor insures a box once (Art. 8); {player} already did")
+        if (player, box) in self.even_money:
+            raise IllegalActionError(f"{what}: {player} took even money on box {box} (Art. 6)")
+        value = parse_amount(amount, what=what)
+        half = exact(Fraction(stake) / 2)
+        if value <= 0:
+            raise IllegalActionError(f"{what}: an insurance bet must be positive, got {format_amount(value)}")
+        if value > half:
+            raise IllegalActionError(
+                f"{what}: insurance is at most half the bet (Art. 8; online §2.5): {player}'s bet on box {box} "
+                f"is {format_amount(stake)}, so at most {format_amount(half)}; asked {format_amount(value)}"
+            )
+        return value
+
+    def can_insure(self, player: str, box: int, amount: object) -> bool:
+        return _can(self.verify_insurance, player, box, amount)
+
+    def insure(self, player: str, box: int, amount: object) -> op.InsuranceTaken:
+        """``player`` insures their bet on ``box`` against a dealer natural (Art. 8; online §2.5)."""
+        value = self.verify_insurance(player, box, amount)
+        self.insurance[(player, box)] = value
+        record = op.InsuranceTaken(player, box, value)
+        self._record(record)
+        return record
+
+    def verify_even_money(self, player: str, box: int) -> None:
+        what = f"even money for {player} on box {box}"
+        self._require(op.AwaitInsurance, what)
+        if not self.rules.even_money:
+            raise IllegalActionError(
+                f"{what}: {self.rules.preset} offers no even money (even_money=false); a natural may insure instead"
+            )
+        self._bettor_stake(player, box, what)
+        hand = self.hands[box][0]
+        if not hand.natural:
+            raise IllegalActionError(f"{what}: even money is for a natural against an ace (Art. 6); box {box} holds "
+                                     f"{hand.total}")
+        if (player, box) in self.even_money or (player, box) in self.insurance:
+            raise IllegalActionError(f"{what}: {player} has already chosen insurance or even money on box {box}")
+
+    def can_take_even_money(self, player: str, box: int) -> bool:
+        return _can(self.verify_even_money, player, box)
+
+    def take_even_money(self, player: str, box: int) -> op.EvenMoneyTaken:
+        """``player`` takes 1:1 at once on a natural against an ace (Art. 6)."""
+        self.verify_even_money(player, box)
+        self.even_money.add((player, box))
+        record = op.EvenMoneyTaken(player, box)
+        self._record(record)
+        hand = self.hands[box][0]
+        stake = hand.stakes[player]
+        self._pay(player, box, 0, "even_money", stake, stake)
+        if not hand.open_bettors:
+            hand.outcome = "even_money"
+        return record
+
+    def verify_close_insurance(self) -> None:
+        self._require(op.AwaitInsurance, "close insurance")
+
+    def close_insurance(self) -> None:
+        """End the insurance offer: untaken offers are declined (TRANSCRIPT.md; online §3.6 timer)."""
+        self.verify_close_insurance()
+        self._record(op.InsuranceClosed())
+        self._resume()
+
+    def _bettor_stake(self, player: str, box: int, what: str) -> Decimal:
+        stake = self.bets.get(box, {}).get(player)
+        if stake is None:
+            raise IllegalActionError(f"{what}: {player} has no bet on box {box}")
+        return stake
+
+    # -------------------------------------------------------------------------------------------
+    # play decisions
+    def _turn(self, kind: str, box: int, hand: int | None, player: str | None) -> tuple[Hand, int, str]:
+        """The hand to act, checked against what was named; raises naming the rule."""
+        what = f"{kind} on box {box}" + (f" hand {hand}" if hand is not None else "")
+        if self.voided or self.ended:
+            raise IllegalActionError(f"{what}: the round is over")
+        if isinstance(self.pending, op.AwaitInsurance):
+            raise IllegalActionError(f"{what}: insurance is still offered; close it first")
+        if not isinstance(self.pending, op.AwaitDecision):
+            named = self.hands.get(box)
+            if named and hand is not None and 0 <= hand < len(named) and named[hand].total == 21:
+                raise IllegalActionError(f"{what}: box {box} holds 21 and takes no more cards (online §4.4)")
+            raise IllegalActionError(f"{what}: the round waits for {describe_pending(self.pending)}")
+        turn = self.pending
+        index = turn.hand if hand is None else hand
+        hands = self.hands.get(box)
+        if hands is None:
+            raise IllegalActionError(f"{what}: box {box} has no bet this round")
+        if not 0 <= index < len(hands):
+            raise IllegalActionError(f"{what}: box {box} has {len(hands)} hand(s)")
+        if (box, index) != (turn.box, turn.hand):
+            target = hands[index]
+            if target.done and target.total == 21 and not target.outcome:
+                raise IllegalActionError(f"{what}: box {box} holds 21 and takes no more cards (online §4.4)")
+            if target.done:
+                reason = f"hand {index} of box {box} is finished" + (
+                    f" ({target.outcome})" if target.outcome else f" on {target.total}"
+                )
+                raise IllegalActionError(f"{what}: {reason}; box {turn.box} hand {turn.hand} is to act")
+            raise IllegalActionError(
+                f"{what}: boxes play from box 1 up, each hand to completion (Art. 3.2c; online §2.7); "
+                f"box {turn.box} hand {turn.hand} is to act"
+            )
+        entitled = turn.player
+        if player is not None and player != entitled:
+            if player not in self.bets[box]:
+                raise IllegalActionError(f"{what}: {player} has no bet on box {box}")
+            raise IllegalActionError(
+                f"{what}: box {box}'s decisions belong to {entitled}, the highest bet (Art. 13); {player} may not decide"
+            )
+        return hands[index], index, entitled
+
+    def verify_hit(self, box: int, hand: int | None = None, player: str | None = None) -> None:
+        target, _index, _ = self._turn("hit", box, hand, player)
+        if target.split_aces and self.rules.split_aces_one_card:
+            raise IllegalActionError(f"hit on box {box}: split aces take one card each (Art. 10; online §2.7)")
+
+    def verify_stand(self, box: int, hand: int | None = None, player: str | None = None) -> None:
+        self._turn("stand", box, hand, player)
+
+    def verify_double(
+        self, box: int, hand: int | None = None, player: str | None = None, amount: object = None
+    ) -> Decimal:
+        """The amount the deciding bettor adds; raises naming the rule."""
+        target, _index, entitled = self._turn("double", box, hand, player)
+        what = f"double on box {box}"
+        rules = self.rules
+        if len(target.cards) != 2:
+            raise IllegalActionError(f"{what}: a double is on the first two cards (Art. 11); the hand holds "
+                                     f"{len(target.cards)}")
+        if target.split_aces and rules.split_aces_one_card:
+            raise IllegalActionError(f"{what}: split aces take one card each (Art. 10)")
+        if target.from_split and not rules.double_after_split:
+            raise IllegalActionError(
+                f"{what}: {rules.preset} allows no double after a split (Art. 11; double_after_split=false)"
+            )
+        points = target.total
+        if points not in DOUBLE_TOTALS[rules.double_on]:
+            allowed = {"11": "11", "10_11": "10 or 11", "9_11": "9, 10 or 11"}.get(rules.double_on, "any")
+            raise IllegalActionError(
+                f"{what}: {rules.preset} allows a double only on a first-two-card total of {allowed} "
+                f"(Art. 11); box {box} holds {points}"
+            )
+        stake = target.stakes[entitled]
+        if amount is None:
+            return stake
+        value = parse_amount(amount, what=f"{what} amount")
+        if value == stake:
+            return value
+        if not rules.double_for_less:
+            raise IllegalActionError(
+                f"{what}: {rules.preset} doubles for the full bet only (Art. 11; double_for_less=false): "
+                f"the bet is {format_amount(stake)}, asked {format_amount(value)}"
+            )
+        if not ZERO < value <= stake:
+            raise IllegalActionError(
+                f"{what}: a double adds more than 0 and at most the bet (online §2.6): the bet is "
+                f"{format_amount(stake)}, asked {format_amount(value)}"
+            )
+        for bettor, other in target.stakes.items():
+            exact(Fraction(other) * Fraction(value) / Fraction(stake), what=f"{what}: {bettor}'s matching stake")
+        return value
+
+    def verify_split(self, box: int, hand: int | None = None, player: str | None = None) -> None:
+        target, _index, _ = self._turn("split", box, hand, player)
+        what = f"split on box {box}"
+        rules = self.rules
+        if len(target.cards) != 2 or not target.pair():
+            cards = " ".join(str(card) for card in target.cards)
+            raise IllegalActionError(f"{what}: only two first cards of equal value split (Art. 10); the hand holds "
+                                     f"{cards}")
+        if len(self.hands[box]) >= rules.max_split_hands:
+            raise IllegalActionError(
+                f"{what}: {rules.preset} allows {rules.max_split_hands} hand(s) per box (Art. 10; online §2.7; "
+                f"max_split_hands={rules.max_split_hands}); box {box} already has {len(self.hands[box])}"
+            )
+        if target.split_aces and not rules.resplit_aces:
+            raise IllegalActionError(f"{what}: {rules.preset} does not resplit aces (resplit_aces=false)")
+
+    def verify_surrender(self, box: int, hand: int | None = None, player: str | None = None) -> None:
+        target, index, _ = self._turn("surrender", box, hand, player)
+        what = f"surrender on box {box}"
+        rules = self.rules
+        if rules.surrender == "none":
+            raise IllegalActionError(f"{what}: {rules.preset} offers no surrender (surrender=none)")
+        if len(self.hands[box]) > 1 or target.from_split:
+            raise IllegalActionError(f"{what}: a box that split cannot surrender, not even in part (Art. 12)")
+        if len(target.cards) != 2 or any(isinstance(o, op.Decision) and o.box == box for o in self.operations):
+            raise IllegalActionError(f"{what}: surrender is the box's first decision, on its first two cards "
+                                     "(Art. 12)")
+        up = self.up_card
+        if rules.surrender == "early_not_ace" and up is not None and up.rank == "A":
+            raise IllegalActionError(f"{what}: {rules.preset} allows no surrender against an ace (Art. 12); the "
+                                     f"dealer shows {up}")
+        del index
+
+    def can_hit(self, box: int, hand: int | None = None, player: str | None = None) -> bool:
+        return _can(self.verify_hit, box, hand, player)
+
+    def can_stand(self, box: int, hand: int | None = None, player: str | None = None) -> bool:
+        return _can(self.verify_stand, box, hand, player)
+
+    def can_double(self, box: int, hand: int | None = None, player: str | None = None, amount: object = None) -> bool:
+        return _can(self.verify_double, box, hand, player, amount)
+
+    def can_split(self, box: int, hand: int | None = None, player: str | None = None) -> bool:
+        return _can(self.verify_split, box, hand, player)
+
+    def can_surrender(self, box: int, hand: int | None = None, player: str | None = None) -> bool:
+        return _can(self.verify_surrender, box, hand, player)
+
+    def _decide(self, kind: str, box: int, hand: int | None, player: str | None, amount: object = None) -> op.Decision:
+        if isinstance(self.pending, op.AwaitInsurance):
+            self.close_insurance()
+        value: Decimal | None = None
+        if kind == "hit":
+            self.verify_hit(box, hand, player)
+        elif kind == "stand":
+            self.verify_stand(box, hand, player)
+        elif kind == "double":
+            value = self.verify_double(box, hand, player, amount)
+        elif kind == "split":
+            self.verify_split(box, hand, player)
+        else:
+            self.verify_surrender(box, hand, player)
+        assert isinstance(self.pending, op.AwaitDecision)
+        record = op.Decision(kind, box, self.pending.hand, self.pending.player, value)
+        self._record(record)
+        self._resume(record)
+        return record
+
+    def hit(self, box: int, hand: int | None = None, player: str | None = None) -> op.Decision:
+        """Take a card."""
+        return self._decide("hit", box, hand, player)
+
+    def stand(self, box: int, hand: int | None = None, player: str | None = None) -> op.Decision:
+        """Take no more cards."""
+        return self._decide("stand", box, hand, player)
+
+    def double(self, box: int, hand: int | None = None, player: str | None = None, amount: object = None) -> op.Decision:
+        """Add up to the bet and take exactly one card (Art. 11; online §2.6)."""
+        return self._decide("double", box, hand, player, amount)
+
+    def split(self, box: int, hand: int | None = None, player: str | None = None) -> op.Decision:
+        """Split two cards of equal value into two hands, a matching stake on the new one (Art. 10)."""
+        return self._decide("split", box, hand, player)
+
+    def surrender(self, box: int, hand: int | None = None, player: str | None = None) -> op.Decision:
+        """Give up half the bet, as the box's first decision (Art. 12)."""
+        return self._decide("surrender", box, hand, player)
+
+    def legal_actions(self) -> tuple[op.LegalAction, ...]:
+        """What may be done now, as an immutable tuple."""
+        pending = self.pending
+        if isinstance(pending, op.AwaitInsurance):
+            offers: list[op.LegalAction] = []
+            for box in self.boxes:
+                for player, stake in self.bets[box].items():
+                    if self.can_insure(player, box, exact(Fraction(stake) / 2)):
+                        half = exact(Fraction(stake) / 2)
+                        offers.append(op.LegalAction("insurance", box, None, player, None, half))
+                    if self.can_take_even_money(player, box):
+                        offers.append(op.LegalAction("even_money", box, 0, player))
+            offers.append(op.LegalAction("close_insurance", 0))
+            return tuple(offers)
+        if isinstance(pending, op.AwaitDecision):
+            box, index, player = pending.box, pending.hand, pending.player
+            result: list[op.LegalAction] = []
+            if self.can_hit(box, index):
+                result.append(op.LegalAction("hit", box, index, player))
+            result.append(op.LegalAction("stand", box, index, player))
+            if self.can_double(box, index):
+                stake = self.hands[box][index].stakes[player]
+                low = Decimal("0.01") if self.rules.double_for_less else stake
+                result.append(op.LegalAction("double", box, index, player, min(low, stake), stake))
+            if self.can_split(box, index):
+                result.append(op.LegalAction("split", box, index, player))
+            if self.can_surrender(box, index):
+                result.append(op.LegalAction("surrender", box, index, player))
+            return tuple(result)
+        if isinstance(pending, op.AwaitChore):
+            return (op.LegalAction(pending.chore, 0),)
+        if isinstance(pending, op.AwaitCard):
+            return (op.LegalAction("supply_card", 0),)
+        if isinstance(pending, op.AwaitBets):
+            return (op.LegalAction("bet", 0), op.LegalAction("deal", 0)) if self.bets else (op.LegalAction("bet", 0),)
+        return ()
+
+    # -------------------------------------------------------------------------------------------
+    # voiding (Art. 2.1 misdeal; online §3.5)
+    def void(self, reason: str) -> op.RoundVoided:
+        """Void every card of the round; every stake is returned and the bets stand for a new deal."""
+        if self.ended:
+            raise IllegalActionError("void: the round is already settled")
+        if self.voided:
+            raise IllegalActionError("void: the round is already void")
+        self.voided = True
+        self.payments.clear()
+        self.pending = None
+        if self._script is not None:
+            self._script.close()
+        record = op.RoundVoided(reason)
+        self._record(record)
+        return record
+
+    # -------------------------------------------------------------------------------------------
+    # the procedure
+    def _draw(self, purpose: str) -> Generator[op.Pending, object, Card]:
+        while not self.shoe.can_draw():
+            yield op.AwaitCard(purpose)
+        was_out = self.shoe.cut_card_out
+        card = self.shoe.draw()
+        if self.shoe.cut_card_out and not was_out and not self.last_round:
+            self.last_round = True
+            self._record(op.CutCardOut())
+        return card
+
+    def _chore(self, chore: str, automation: str) -> Generator[op.Pending, object, None]:
+        if automation not in self.automations:
+            yield op.AwaitChore(chore)
+
+    def _burn(self) -> Generator[op.Pending, object, None]:
+        yield from self._chore("burn", "burn")
+        card = yield from self._draw("burn")
+        self.burned.append(card)
+        self._record(op.CardBurned(card))
+
+    def _deal_to_box(self, box: int, index: int) -> Generator[op.Pending, object, None]:
+        yield from self._chore("deal", "deal")
+        card = yield from self._draw(f"box {box} hand {index}")
+        self.hands[box][index].cards.append(card)
+        self._record(op.CardDealt(card, box, index))
+
+    def _deal_to_dealer(self, face_up: bool) -> Generator[op.Pending, object, None]:
+        yield from self._chore("deal", "deal")
+        card = yield from self._draw("dealer" if face_up else "dealer hole card")
+        self._dealer.append(card)
+        if not face_up:
+            self._hole_hidden = True
+        self._record(op.CardDealt(card, 0, 0, face_up))
+
+    def _run(self) -> Script:
+        rules = self.rules
+        boxes = self.boxes
+        burns = rules.shoe_start_burns if self.first_of_shoe else (0 if rules.metal_box else rules.burn_each_round)
+        for _ in range(burns):  # Art. 2.1, 2.4; online §3.5
+            yield from self._burn()
+        for box in boxes:
+            self.hands[box] = [Hand([], dict(self.bets[box]))]
+        if rules.hole_card == "none":  # Art. 3.1a: two cards to each box, then the dealer's up-card
+            for _ in range(2):
+                for box in boxes:
+                    yield from self._deal_to_box(box, 0)
+            yield from self._deal_to_dealer(face_up=True)
+            if rules.metal_box or self._dealer[0].rank == "A":  # Art. 3.1a ace exception; 3.1b one deck
+                yield from self._deal_to_dealer(face_up=False)
+        else:  # online §3.4: box, dealer up, box, dealer hole
+            for box in boxes:
+                yield from self._deal_to_box(box, 0)
+            yield from self._deal_to_dealer(face_up=True)
+            for box in boxes:
+                yield from self._deal_to_box(box, 0)
+            for _ in range(rules.burn_before_dealer_second):
+                yield from self._burn()
+            yield from self._deal_to_dealer(face_up=False)
+        for box in boxes:
+            hand = self.hands[box][0]
+            if hand.natural:
+                hand.done = True
+                self._record(op.HandStood(box, 0, "natural"))
+        up = self._dealer[0]
+        offers_insurance = rules.insurance_pays is not None
+        offers_even_money = rules.even_money and any(self.hands[box][0].natural for box in boxes)
+        if up.rank == "A" and (offers_insurance or offers_even_money):  # Art. 6, 8; online §2.5
+            yield op.AwaitInsurance()
+        up_points = POINTS[up.rank]
+        peeks = (rules.hole_card == "peek_ace" and up_points == 1) or (
+            rules.hole_card == "peek" and up_points in (1, 10)
+        )
+        if peeks:  # online §3.8
+            natural = is_natural(self._dealer)
+            self.peeked = True
+            self._record(op.DealerPeeked(natural))
+            if natural:
+                self._turn_hole_card()
+                self._settle_insurance(won=True)
+                yield from self._settle_all()
+                return
+            self._settle_insurance(won=False)
+        for box in boxes:
+            yield from self._play_box(box)
+        yield from self._dealer_play()
+        yield from self._settle_all()
+
+    def _play_box(self, box: int) -> Script:
+        hands = self.hands[box]
+        index = 0
+        while index < len(hands):
+            hand = hands[index]
+            if len(hand.cards) == 1:  # online §2.7: a split hand takes its second card when its turn comes
+                yield from self._deal_to_box(box, index)
+                self._after_card(box, index)
+            while not hand.done:
+                decision = yield op.AwaitDecision(box, index, self.decider(box))
+                assert isinstance(decision, op.Decision)
+                yield from self._apply(decision, box, index)
+            index += 1
+
+    def _apply(self, decision: op.Decision, box: int, index: int) -> Script:
+        hands = self.hands[box]
+        hand = hands[index]
+        kind = decision.kind
+        if kind == "stand":
+            hand.done = True
+        elif kind == "hit":
+            yield from self._deal_to_box(box, index)
+            self._after_card(box, index)
+        elif kind == "double":
+            assert decision.amount is not None
+            decider_stake = hand.stakes[decision.player]
+            for player, stake in hand.stakes.items():
+                added = exact(Fraction(stake) * Fraction(decision.amount) / Fraction(decider_stake))
+                hand.stakes[player] = stake + added
+            hand.doubled = True
+            yield from self._deal_to_box(box, index)
+            self._after_card(box, index)
+            if not hand.done:
+                hand.done = True
+                self._record(op.HandStood(box, index, "double"))
+        elif kind == "split":
+            aces = hand.cards[0].rank == "A"
+            moved = hand.cards.pop()
+            new = Hand([moved], {player: self.bets[box][player] for player in hand.stakes}, True, aces)
+            hand.from_split = True
+            hand.split_aces = aces
+            hands.insert(index + 1, new)
+            yield from self._deal_to_box(box, index)  # Art. 12 note: the first split hand's card at once
+            self._after_card(box, index)
+        else:  # surrender, Art. 12
+            for player, stake in hand.stakes.items():
+                self._pay(player, box, index, "surrender", stake, -exact(Fraction(stake) / 2))
+            hand.outcome = "surrender"
+            hand.done = True
+
+    def _after_card(self, box: int, index: int) -> None:
+        """Bust, bonus, 21, or split aces' one card: what a new card settles (Art. 9, 10; §4.4)."""
+        rules = self.rules
+        hand = self.hands[box][index]
+        points = hand.total
+        if points > 21:
+            for player, stake in hand.stakes.items():
+                self._pay(player, box, index, "bust", stake, -stake)
+            hand.outcome = "bust"
+            hand.done = True
+            return
+        if len(hand.cards) == 3 and not hand.doubled:
+            ratio = None
+            if is_678_suited(hand.cards):
+                ratio = rules.bonus_678_suited
+            elif is_777(hand.cards):
+                ratio = rules.bonus_777
+            if ratio is not None:  # Art. 9: paid at once and settled
+                for player, stake in hand.stakes.items():
+                    self._pay(player, box, index, "bonus", stake, ratio.of(stake))
+                hand.outcome = "bonus"
+                hand.done = True
+                return
+        if points == 21:
+            hand.done = True
+            self._record(op.HandStood(box, index, "21"))
+            return
+        if hand.split_aces and rules.split_aces_one_card and len(hand.cards) == 2:
+            can_resplit = (
+                rules.resplit_aces and hand.pair() and len(self.hands[box]) < rules.max_split_hands
+            )
+            if not can_resplit:
+                hand.done = True
+                self._record(op.HandStood(box, index, "split aces"))
+
+    def _moot(self) -> bool:
+        """Every hand is settled or a natural (online §4.4)."""
+        return all(not hand.open_bettors or hand.natural for hands in self.hands.values() for hand in hands)
+
+    def _turn_hole_card(self) -> None:
+        if self._hole_hidden:
+            self._hole_hidden = False
+            self._record(op.HoleCardTurned(self._dealer[1]))
+
+    def _dealer_must_hit(self) -> bool:
+        points, soft = total(self._dealer)
+        return points < 17 or (points == 17 and soft and self.rules.dealer_hits_soft_17)
+
+    def _dealer_play(self) -> Script:
+        rules = self.rules
+        stop_early = self._moot() and not rules.dealer_draws_when_moot
+        burn_before_extra = 0
+        if len(self._dealer) == 1:  # Macau, no ace up: the second card comes after play (Art. 3.1a)
+            if stop_early:
+                self._record(op.DealerStood(self.dealer_total))
+                return
+            for _ in range(rules.burn_before_dealer_second):  # Art. 2.4
+                yield from self._burn()
+            yield from self._deal_to_dealer(face_up=True)
+        else:
+            self._turn_hole_card()
+            if rules.hole_card == "none":
+                self._settle_insurance(won=is_natural(self._dealer))
+                if not rules.metal_box:  # Art. 3.1a: the burn moves to the first extra card
+                    burn_before_extra = rules.burn_before_dealer_second
+        if not (stop_early or is_natural(self._dealer)):
+            while self._dealer_must_hit():
+                yield from self._chore("dealer_hit", "dealer_play")
+                for _ in range(burn_before_extra):
+                    yield from self._burn()
+                burn_before_extra = 0
+                yield from self._deal_to_dealer(face_up=True)
+            yield from self._chore("dealer_stand", "dealer_play")
+        self._record(op.DealerStood(self.dealer_total))
+
+    def _settle_insurance(self, *, won: bool) -> None:
+        ratio = self.rules.insurance_pays
+        for (player, box), amount in self.insurance.items():
+            if won and ratio is not None:
+                self._pay(player, box, None, "insurance_won", amount, ratio.of(amount))
+            else:
+                self._pay(player, box, None, "insurance_lost", amount, -amount)
+
+    def _settle_all(self) -> Script:
+        yield from self._chore("settle", "settle")
+        rules = self.rules
+        dealer_natural = is_natural(self._dealer)
+        dealer_points = total(self._dealer)[0]
+        for box in self.boxes:
+            hands = self.hands[box]
+            if dealer_natural:
+                # Art. 7a: natural against natural pushes; otherwise Art. 8 / online §2.6
+                owed = {player: self.bets[box][player] for player in self.bets[box]}
+                for index, hand in enumerate(hands):
+                    for player in hand.open_bettors:
+                        stake = hand.stakes[player]
+                        if hand.natural:
+                            self._pay(player, box, index, "push", stake, ZERO)
+                            continue
+                        if rules.dealer_blackjack_takes == "all":
+                            loss = stake
+                        else:  # the box's unbusted hands together lose the original bet once
+                            loss = min(owed[player], stake)
+                            owed[player] -= loss
+                        self._pay(player, box, index, "lose", stake, -loss)
+                    if hand.outcome is None:
+                        hand.outcome = "push" if hand.natural else "lose"
+                continue
+            for index, hand in enumerate(hands):
+                result = None
+                for player in hand.open_bettors:
+                    stake = hand.stakes[player]
+                    if hand.natural:  # Art. 6: a natural beats any other 21
+                        result = "blackjack"
+                        self._pay(player, box, index, result, stake, rules.blackjack_pays.of(stake))
+                    elif dealer_points > 21 or hand.total > dealer_points:
+                        result = "win"
+                        self._pay(player, box, index, result, stake, stake)
+                    elif hand.total == dealer_points:  # Art. 7b
+                        result = "push"
+                        self._pay(player, box, index, result, stake, ZERO)
+                    else:
+                        result = "lose"
+                        self._pay(player, box, index, result, stake, -stake)
+                if hand.outcome is None:
+                    hand.outcome = result
+        self._end()
+
+    def _pay(self, player: str, box: int, hand: int | None, kind: str, stake: Decimal, amount: Decimal) -> None:
+        payment = op.Payment(player, box, hand, kind, stake, amount)
+        self.payments.append(payment)
+        self._record(payment)
+        if hand is not None:
+            target = self.hands[box][hand]
+            target.settled.add(player)
+            target.results[player] = kind
+
+    def _end(self) -> None:
+        if self.rules.metal_box:  # Art. 2.2: one round per shuffle from the metal box
+            self.last_round = True
+        self.ended = True
+        self._record(op.RoundEnded(self.last_round))
+        if self._on_end is not None:
+            self._on_end(self)
+
+
+class Table:
+    """A rule set and a shoe; rounds follow one another until the shoe's last round."""
+
+    def __init__(self, rules: Rules, shoe: Shoe, *, automations: frozenset[str] = AUTOMATIONS) -> None:
+        if shoe.decks != rules.decks:
+            raise IllegalActionError(f"the shoe holds {shoe.decks} deck(s); the rules ask for {rules.decks}")
+        self.rules = rules
+        self.shoe = shoe
+        self.automations = automations
+        self.rounds_in_shoe = 0
+        self.shoe_finished = False
+        self.round: Round | None = None
+
+    @classmethod
+    def shuffled(cls, rules: Rules, source: object = None) -> Table:
+        """A table with a freshly shuffled shoe (the OS CSPRNG unless ``source`` is given)."""
+        from croupier.rng import RandomSource
+
+        rng: RandomSource | None = source  # type: ignore[assignment]
+        cut = place_cut_card(rules.cut_card, rules.decks * 52, rng)
+        return cls(rules, Shoe.shuffled(rules.decks, cut, rng))
+
+    def new_shoe(self, shoe: Shoe) -> None:
+        if self.round is not None and not (self.round.ended or self.round.voided):
+            raise IllegalActionError("new shoe: a round is in progress")
+        self.shoe = shoe
+        self.rounds_in_shoe = 0
+        self.shoe_finished = False
+
+    def new_round(self, seated: Mapping[int, str] | None = None) -> Round:
+        """Open betting on the next round of this shoe."""
+        if self.round is not None and not (self.round.ended or self.round.voided):
+            raise IllegalActionError("new round: the current round is not settled")
+        if self.shoe_finished:
+            raise IllegalActionError(
+                "new round: the shoe's last round has been played; the shoe is shuffled now (Art. 2.2; "
+                "online §3.2.2)"
+            )
+        self.round = Round(
+            self.rules,
+            self.shoe,
+            first_of_shoe=self.rounds_in_shoe == 0,
+            seated=seated,
+            automations=self.automations,
+            on_end=self._round_ended,
+        )
+        return self.round
+
+    def replay_voided(self, voided: Round, burn: int = 0) -> Round:
+        """A voided round's bets, standing for a new deal (Art. 2.1); ``burn`` cards first (online §3.5)."""
+        if not voided.voided:
+            raise IllegalActionError("replay: the round was not voided")
+        for _ in range(burn):
+            voided.burned.append(self.shoe.draw())
+        self.round = None
+        fresh = self.new_round(voided.seated)
+        for box, bets in voided.bets.items():
+            for player, amount in bets.items():
+                fresh.bet(player, box, amount)
+        return fresh
+
+    def _round_ended(self, finished: Round) -> None:
+        self.rounds_in_shoe += 1
+        if finished.last_round:
+            self.shoe_finished = True
+
+
+def describe_pending(pending: op.Pending) -> str:
+    """What a round waits for, in words."""
+    if pending is None:
+        return "nothing: the round is over"
+    if isinstance(pending, op.AwaitBets):
+        return "bets"
+    if isinstance(pending, op.AwaitInsurance):
+        return "insurance decisions"
+    if isinstance(pending, op.AwaitCard):
+        return f"the next card ({pending.purpose})"
+    if isinstance(pending, op.AwaitChore):
+        return f"the chore {pending.chore.replace('_', ' ')}"
+    return f"a decision on box {pending.box} hand {pending.hand} by {pending.player}"
+
+
+def _can(verify: Callable[..., object], *args: object) -> bool:
+    try:
+        verify(*args)
+    except IllegalActionError:
+        return False
+    except ValueError:
+        return False
+    return True
