@@ -30,7 +30,7 @@ class Shoe:
         if decks < 1:
             raise ShoeError(f"a shoe needs at least one deck, got {decks}")
         self.decks = decks
-        self.live = live
+        self.is_live = live
         self.cut_card = cut_card
         self.cut_card_out = False
         self.position = 0
@@ -69,7 +69,7 @@ class Shoe:
     # drawing ------------------------------------------------------------------------------------
     def supply(self, card: Card) -> None:
         """Put the next card in a live shoe (a card reader's read)."""
-        if not self.live:
+        if not self.is_live:
             raise ShoeError("cards are supplied from outside only to a live shoe")
         self._add(card)
 
@@ -83,7 +83,7 @@ class Shoe:
     def draw(self) -> Card:
         """The top card; marks the cut card out when the card at position ``cut_card`` is drawn."""
         if self.position >= len(self._cards):
-            if self.live:
+            if self.is_live:
                 raise ShoeError("no card has been supplied: the live shoe waits for the dealer's next card")
             raise ShoeError(
                 f"the shoe has no card left: {self.position} card(s) drawn of {len(self._cards)} given"
