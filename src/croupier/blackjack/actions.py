@@ -36,6 +36,13 @@ class CardDealt:
 
 
 @dataclass(frozen=True, slots=True)
+class CardVoided:
+    """Art. 2.1: a card found face up in the shoe is void and set aside."""
+
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
 class HoleCardTurned:
     card: Card
 
@@ -127,6 +134,7 @@ Operation = (
     BetPlaced
     | CardBurned
     | CardDealt
+    | CardVoided
     | HoleCardTurned
     | CutCardOut
     | InsuranceTaken

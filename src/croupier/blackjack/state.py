@@ -48,6 +48,7 @@ class Round:
         *,
         first_of_shoe: bool,
         seated: Mapping[int, str] | None = None,
+        extra_burns: int = 0,
         automations: frozenset[str] = AUTOMATIONS,
         on_end: Callable[[Round], None] | None = None,
     ) -> None:
@@ -57,6 +58,7 @@ class Round:
         self.rules = rules
         self.shoe = shoe
         self.first_of_shoe = first_of_shoe
+        self.extra_burns = extra_burns
         self.automations = automations
         self.seated: dict[int, str] = dict(seated or {})
         for box in self.seated:
@@ -198,6 +200,15 @@ class Round:
         self.shoe.supply(card)
         self._resume()
 
+    def void_face_up_card(self, card: Card) -> op.CardVoided:
+        """Art. 2.1: a card found face up in a live shoe is void; the round waits for the next card."""
+        self._require(op.AwaitCard, f"void card {card}")
+        self.shoe.supply(card)
+        self.shoe.draw()
+        record = op.CardVoided(card)
+        self._record(record)
+        return record
+
     def mark_cut_card(self) -> None:
         """A live dealer reports the cut card: this round is the shoe's last."""
         if not self.shoe.cut_card_out:
@@ -318,7 +329,9 @@ class Round:
     def _turn(self, kind: str, box: int, hand: int | None, player: str | None) -> tuple[Hand, int, str]:
         """The hand to act, checked against what was named; raises naming the rule."""
         what = f"{kind} on box {box}" + (f" hand {hand}" if hand is not None else "")
-        if self.voided or self.ended:
+        if self.voided:
+            raise IllegalActionError(f"{what}: the round was voided")
+        if self.ended:
             raise IllegalActionError(f"{what}: the round is over")
         if isinstance(self.pending, op.AwaitInsurance):
             raise IllegalActionError(f"{what}: insurance is still offered; close it first")
@@ -589,7 +602,7 @@ class Round:
         rules = self.rules
         boxes = self.boxes
         burns = rules.shoe_start_burns if self.first_of_shoe else (0 if rules.metal_box else rules.burn_each_round)
-        for _ in range(burns):  # Art. 2.1, 2.4; online §3.5
+        for _ in range(self.extra_burns + burns):  # Art. 2.1, 2.4; online §3.5
             yield from self._burn()
         for box in boxes:
             self.hands[box] = [Hand([], dict(self.bets[box]))]
@@ -863,8 +876,8 @@ class Table:
         self.rounds_in_shoe = 0
         self.shoe_finished = False
 
-    def new_round(self, seated: Mapping[int, str] | None = None) -> Round:
-        """Open betting on the next round of this shoe."""
+    def new_round(self, seated: Mapping[int, str] | None = None, *, extra_burns: int = 0) -> Round:
+        """Open betting on the next round of this shoe (``extra_burns`` first: online §3.5's 3 after an error)."""
         if self.round is not None and not (self.round.ended or self.round.voided):
             raise IllegalActionError("new round: the current round is not settled")
         if self.shoe_finished:
@@ -875,8 +888,9 @@ class Table:
         self.round = Round(
             self.rules,
             self.shoe,
-            first_of_shoe=self.rounds_in_shoe == 0,
+            first_of_shoe=self.shoe.position == 0,
             seated=seated,
+            extra_burns=extra_burns,
             automations=self.automations,
             on_end=self._round_ended,
         )
@@ -886,10 +900,8 @@ class Table:
         """A voided round's bets, standing for a new deal (Art. 2.1); ``burn`` cards first (online §3.5)."""
         if not voided.voided:
             raise IllegalActionError("replay: the round was not voided")
-        for _ in range(burn):
-            voided.burned.append(self.shoe.draw())
         self.round = None
-        fresh = self.new_round(voided.seated)
+        fresh = self.new_round(voided.seated, extra_burns=burn)
         for box, bets in voided.bets.items():
             for player, amount in bets.items():
                 fresh.bet(player, box, amount)
