@@ -18,7 +18,7 @@ ZERO = Decimal(0)
 
 def parse_amount(raw: object, *, what: str = "amount") -> Decimal:
     """Read an amount from an int, a :class:`Decimal` or a decimal string; never from a float."""
-    if isinstance(raw, bool) or isinstance(raw, float):
+    if isinstance(raw, bool | float):
         raise MoneyError(f"{what} must be an exact decimal (a JSON number or a string), got {raw!r}")
     if isinstance(raw, int | Decimal):
         value = Decimal(raw)

@@ -58,9 +58,7 @@ class Shoe:
 
     def _add(self, card: Card) -> None:
         if self._copies[card] >= self.decks:
-            raise ShoeError(
-                f"the shoe holds more copies of {card} than {self.decks} deck(s) contain ({self.decks})"
-            )
+            raise ShoeError(f"the shoe holds more copies of {card} than {self.decks} deck(s) contain ({self.decks})")
         if len(self._cards) >= self.decks * 52:
             raise ShoeError(f"the shoe already holds all {self.decks * 52} cards of {self.decks} deck(s)")
         self._copies[card] += 1
@@ -85,9 +83,7 @@ class Shoe:
         if self.position >= len(self._cards):
             if self.is_live:
                 raise ShoeError("no card has been supplied: the live shoe waits for the dealer's next card")
-            raise ShoeError(
-                f"the shoe has no card left: {self.position} card(s) drawn of {len(self._cards)} given"
-            )
+            raise ShoeError(f"the shoe has no card left: {self.position} card(s) drawn of {len(self._cards)} given")
         if self.position == self.cut_card:
             self.cut_card_out = True
         card = self._cards[self.position]

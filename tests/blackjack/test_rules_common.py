@@ -113,17 +113,13 @@ def test_insurance_is_at_most_half_the_bet_art8_online_2_5() -> None:
 
 def test_insurance_pays_2_to_1_on_a_dealer_natural_art8() -> None:
     """Art. 8: insurance pays 2:1 (``insurance_pays``) when the dealer has a natural."""
-    result = replay(
-        "macau-1983", "9H TD AS KH", actions=[act("insurance", player="ana", amount=50), act("stand")]
-    )
+    result = replay("macau-1983", "9H TD AS KH", actions=[act("insurance", player="ana", amount=50), act("stand")])
     assert result["net"] == {"ana": "0"}
 
 
 def test_insurance_is_lost_without_a_dealer_natural_art8() -> None:
     """Art. 8: insurance is lost when the dealer has no natural."""
-    result = replay(
-        "macau-1983", "TH 9D AS 7C", actions=[act("insurance", player="ana", amount=50), act("stand")]
-    )
+    result = replay("macau-1983", "TH 9D AS 7C", actions=[act("insurance", player="ana", amount=50), act("stand")])
     assert result["dealer"]["total"] == 18
     assert result["net"] == {"ana": "50"}
 
@@ -227,7 +223,9 @@ def test_dealer_stops_when_only_naturals_remain_even_against_an_unpeeked_ten_onl
 
 def test_moot_dealer_without_a_hole_card_takes_neither_burn_nor_second_card_online_4_4() -> None:
     """RULES.md §3: with dealer_draws_when_moot=false and no hole card dealt, no burn and no second card."""
-    result = replay("macau-1983", "TH 6D TS 2D 9C", actions=[act("surrender")], overrides={"dealer_draws_when_moot": False})
+    result = replay(
+        "macau-1983", "TH 6D TS 2D 9C", actions=[act("surrender")], overrides={"dealer_draws_when_moot": False}
+    )
     assert result["dealer"] == {"cards": ["TS"], "total": 10}
     assert len(result["burned"]) == 6
     assert result["net"] == {"ana": "-50"}

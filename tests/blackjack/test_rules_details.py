@@ -23,8 +23,9 @@ def test_highest_bet_decides_art13() -> None:
     with pytest.raises(IllegalActionError, match=r"belong to bo, the highest bet \(Art\. 13\); ana may not decide"):
         current.stand(1, player="ana")
     with pytest.raises(TranscriptError, match=r"round 1, action 1 \(stand, box 1\): .*Art\. 13"):
-        replay("macau-1983", "TH 9D 7S 2D TS", bets=[("ana", 1, 100), ("bo", 1, 200)],
-               actions=[act("stand", player="ana")])
+        replay(
+            "macau-1983", "TH 9D 7S 2D TS", bets=[("ana", 1, 100), ("bo", 1, 200)], actions=[act("stand", player="ana")]
+        )
     current.stand(1, player="bo")
 
 

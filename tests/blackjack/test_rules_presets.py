@@ -171,8 +171,14 @@ def test_live_online_deal_order_box_up_box_hole_online_3_4() -> None:
     """Online §3.4: box first card, dealer up-card, box second card, dealer hole card."""
     current = dealt_round("live-online", "TH 5H 7S 9D 6D 8C", bets=[("ana", 1, 10), ("bo", 2, 10)])
     dealt = [(str(o.card), o.box, o.face_up) for o in current.operations if isinstance(o, op.CardDealt)]
-    assert dealt == [("TH", 1, True), ("5H", 2, True), ("7S", 0, True), ("9D", 1, True), ("6D", 2, True),
-                     ("8C", 0, False)]
+    assert dealt == [
+        ("TH", 1, True),
+        ("5H", 2, True),
+        ("7S", 0, True),
+        ("9D", 1, True),
+        ("6D", 2, True),
+        ("8C", 0, False),
+    ]
     assert [str(c) for c in current.dealer_cards] == ["7S"]
 
 
@@ -220,19 +226,23 @@ def test_dealer_blackjack_takes_original_bet_once_online_2_6() -> None:
 
 def test_a_busted_hand_was_lost_when_it_busted_under_original_online_2_6() -> None:
     """RULES.md §3: a hand that busted was lost when it busted; the unbusted hands lose the original once."""
-    result = replay(
-        "live-online", "8H TS 8D AC 6C TC 9C", actions=[act("split"), act("hit"), act("stand")]
-    )
+    result = replay("live-online", "8H TS 8D AC 6C TC 9C", actions=[act("split"), act("hit"), act("stand")])
     assert hand(result, 1, 0)["outcome"] == "bust"
     assert result["net"] == {"ana": "-200"}
 
 
 @pytest.mark.parametrize(
     ("double_on", "allowed", "refused"),
-    [("11", [11], [9, 10, 12]), ("10_11", [10, 11], [9, 12]), ("9_11", [9, 10, 11], [8, 12]),
-     ("any_two", [4, 9, 12, 20], [])],
+    [
+        ("11", [11], [9, 10, 12]),
+        ("10_11", [10, 11], [9, 12]),
+        ("9_11", [9, 10, 11], [8, 12]),
+        ("any_two", [4, 9, 12, 20], []),
+    ],
 )
-def test_double_on_first_two_card_totals_art11_online_2_6(double_on: str, allowed: list[int], refused: list[int]) -> None:
+def test_double_on_first_two_card_totals_art11_online_2_6(
+    double_on: str, allowed: list[int], refused: list[int]
+) -> None:
     """Art. 11 (double_on=11); online §2.6 (any_two); 9_11 and 10_11."""
     pairs = {4: "2H 2D", 8: "5H 3D", 9: "5H 4D", 10: "6H 4D", 11: "6H 5D", 12: "7H 5D", 20: "KH QD"}
     for points in allowed + refused:
@@ -428,8 +438,10 @@ def test_burn_one_each_round_after_the_first_art2_4() -> None:
     doc = transcript(
         "macau-1983",
         "TH 9D 7S 2D TS  KH 8H 9C 7S 3D TD",
-        rounds=[{"bets": bet, "actions": [{"type": "stand", "box": 1}]},
-                {"bets": bet, "actions": [{"type": "stand", "box": 1}]}],
+        rounds=[
+            {"bets": bet, "actions": [{"type": "stand", "box": 1}]},
+            {"bets": bet, "actions": [{"type": "stand", "box": 1}]},
+        ],
     )
     second = replay_blackjack(doc)["rounds"][1]
     assert second["burned"] == ["KH", "3D"]
@@ -437,8 +449,10 @@ def test_burn_one_each_round_after_the_first_art2_4() -> None:
     live = transcript(
         "live-online",
         "TH 9S 9D 8C  8H 9C 7S TD",
-        rounds=[{"bets": bet, "actions": [{"type": "stand", "box": 1}]},
-                {"bets": bet, "actions": [{"type": "stand", "box": 1}]}],
+        rounds=[
+            {"bets": bet, "actions": [{"type": "stand", "box": 1}]},
+            {"bets": bet, "actions": [{"type": "stand", "box": 1}]},
+        ],
     )
     assert replay_blackjack(live)["rounds"][1]["burned"] == []
 
@@ -499,8 +513,12 @@ def test_automated_chores_can_be_performed_by_the_caller() -> None:
         if current.pending.chore == "dealer_stand":
             with pytest.raises(IllegalActionError, match=r"stands on 17 \(Art\. 3\.2a\)"):
                 current.dealer_hit()
-        getattr(current, {"burn": "burn_card", "deal": "deal_card", "dealer_stand": "dealer_stand",
-                          "settle": "settle"}[current.pending.chore])()
+        getattr(
+            current,
+            {"burn": "burn_card", "deal": "deal_card", "dealer_stand": "dealer_stand", "settle": "settle"}[
+                current.pending.chore
+            ],
+        )()
     assert chores == ["burn"] * 6 + ["deal"] * 3 + ["burn", "deal", "dealer_stand", "settle"]
     assert current.ended and current.net() == {"ana": Decimal(100)}
 

@@ -48,9 +48,7 @@ def verify_bet(
     own_boxes = [b for b in bets if player in bets[b]]
     if holder is not None and holder != player:
         if not rules.bet_behind:
-            raise BetError(
-                f"{name} takes no bets behind (online §4.5; bet_behind=false): box {box} is {holder}'s"
-            )
+            raise BetError(f"{name} takes no bets behind (online §4.5; bet_behind=false): box {box} is {holder}'s")
         if holder not in bets.get(box, {}):
             raise BetError(
                 f"a bet behind needs the box's occupant to bet too (Art. 2.3): {holder} has not bet on box {box}"

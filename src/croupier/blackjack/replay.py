@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
+from functools import partial
 from typing import Any, TypeVar
 
 from croupier.blackjack import actions as op
@@ -51,7 +52,7 @@ def load_rules(doc: Mapping[str, Any]) -> Rules:
 def load_shoe(doc: Mapping[str, Any], decks: int) -> Shoe:
     cards = doc.get("shoe")
     if not isinstance(cards, list):
-        raise TranscriptError("transcript: shoe must be a list of cards such as [\"7H\", \"TS\"]")
+        raise TranscriptError('transcript: shoe must be a list of cards such as ["7H", "TS"]')
     parsed = _at("transcript: shoe", lambda: parse_cards(cards))
     cut = doc.get("cut_card")
     if cut is not None and (isinstance(cut, bool) or not isinstance(cut, int) or cut < 0):
@@ -100,7 +101,7 @@ def play_round(table: Table, spec: object, number: int) -> Round:
             raise TranscriptError(f"{label}: a bet names a player (a string) and a box (an integer)")
         if "amount" not in bet:
             raise TranscriptError(f"{label}: a bet needs an amount")
-        _at(label, lambda: current.bet(player, box, bet["amount"]))
+        _at(label, partial(current.bet, player, box, bet["amount"]))
     _at(where, current.deal)
     _check_cards(current, where)
     actions = spec.get("actions") or []
@@ -114,14 +115,15 @@ def play_round(table: Table, spec: object, number: int) -> Round:
         label = f"{label} ({kind}, box {action.get('box')})"
         if kind not in ACTION_TYPES:
             raise TranscriptError(f"{label}: unknown action type; the types are {', '.join(ACTION_TYPES)}")
-        _at(label, lambda: _apply_action(current, action))
+        _at(label, partial(_apply_action, current, action))
         _check_cards(current, label)
     if isinstance(current.pending, op.AwaitInsurance):
         current.close_insurance()
         _check_cards(current, where)
     if not current.ended:
-        raise TranscriptError(f"{where}: the transcript ends while the round waits for "
-                              f"{describe_pending(current.pending)}")
+        raise TranscriptError(
+            f"{where}: the transcript ends while the round waits for {describe_pending(current.pending)}"
+        )
     return current
 
 
@@ -242,11 +244,7 @@ def render_blackjack(result: Mapping[str, Any]) -> str:
 def overrides_of(rules: Rules) -> dict[str, str]:
     """The parameters in which ``rules`` differs from its preset, as a transcript writes them."""
     base = PRESETS[rules.preset]
-    return {
-        name: describe(getattr(rules, name))
-        for name in PARAMS
-        if getattr(rules, name) != getattr(base, name)
-    }
+    return {name: describe(getattr(rules, name)) for name in PARAMS if getattr(rules, name) != getattr(base, name)}
 
 
 def round_spec(played: Round) -> dict[str, Any]:

@@ -24,8 +24,9 @@ from decimal import Decimal
 from fractions import Fraction
 
 from croupier.blackjack import actions as op
+from croupier.blackjack import procedure
 from croupier.blackjack.betting import decider, occupant, verify_bet
-from croupier.blackjack.hand import POINTS, Hand, is_678_suited, is_777, is_natural, total
+from croupier.blackjack.hand import Hand, total
 from croupier.blackjack.rules import DOUBLE_TOTALS, Rules
 from croupier.cards import Card
 from croupier.errors import IllegalActionError
@@ -189,7 +190,7 @@ class Round:
     def deal(self) -> None:
         """Close betting ("No more bets", online §2.1.3) and run the round until it needs someone."""
         self.verify_deal()
-        self._script = self._run()
+        self._script = procedure.run(self)
         self._resume()
 
     # -------------------------------------------------------------------------------------------
@@ -288,8 +289,9 @@ class Round:
         self._bettor_stake(player, box, what)
         hand = self.hands[box][0]
         if not hand.natural:
-            raise IllegalActionError(f"{what}: even money is for a natural against an ace (Art. 6); box {box} holds "
-                                     f"{hand.total}")
+            raise IllegalActionError(
+                f"{what}: even money is for a natural against an ace (Art. 6); box {box} holds {hand.total}"
+            )
         if (player, box) in self.even_money or (player, box) in self.insurance:
             raise IllegalActionError(f"{what}: {player} has already chosen insurance or even money on box {box}")
 
@@ -365,7 +367,8 @@ class Round:
             if player not in self.bets[box]:
                 raise IllegalActionError(f"{what}: {player} has no bet on box {box}")
             raise IllegalActionError(
-                f"{what}: box {box}'s decisions belong to {entitled}, the highest bet (Art. 13); {player} may not decide"
+                f"{what}: box {box}'s decisions belong to {entitled}, the highest bet (Art. 13); "
+                f"{player} may not decide"
             )
         return hands[index], index, entitled
 
@@ -385,8 +388,9 @@ class Round:
         what = f"double on box {box}"
         rules = self.rules
         if len(target.cards) != 2:
-            raise IllegalActionError(f"{what}: a double is on the first two cards (Art. 11); the hand holds "
-                                     f"{len(target.cards)}")
+            raise IllegalActionError(
+                f"{what}: a double is on the first two cards (Art. 11); the hand holds {len(target.cards)}"
+            )
         if target.split_aces and rules.split_aces_one_card:
             raise IllegalActionError(f"{what}: split aces take one card each (Art. 10)")
         if target.from_split and not rules.double_after_split:
@@ -426,8 +430,9 @@ class Round:
         rules = self.rules
         if len(target.cards) != 2 or not target.pair():
             cards = " ".join(str(card) for card in target.cards)
-            raise IllegalActionError(f"{what}: only two first cards of equal value split (Art. 10); the hand holds "
-                                     f"{cards}")
+            raise IllegalActionError(
+                f"{what}: only two first cards of equal value split (Art. 10); the hand holds {cards}"
+            )
         if len(self.hands[box]) >= rules.max_split_hands:
             raise IllegalActionError(
                 f"{what}: {rules.preset} allows {rules.max_split_hands} hand(s) per box (Art. 10; online §2.7; "
@@ -445,12 +450,12 @@ class Round:
         if len(self.hands[box]) > 1 or target.from_split:
             raise IllegalActionError(f"{what}: a box that split cannot surrender, not even in part (Art. 12)")
         if len(target.cards) != 2 or any(isinstance(o, op.Decision) and o.box == box for o in self.operations):
-            raise IllegalActionError(f"{what}: surrender is the box's first decision, on its first two cards "
-                                     "(Art. 12)")
+            raise IllegalActionError(f"{what}: surrender is the box's first decision, on its first two cards (Art. 12)")
         up = self.up_card
         if rules.surrender == "early_not_ace" and up is not None and up.rank == "A":
-            raise IllegalActionError(f"{what}: {rules.preset} allows no surrender against an ace (Art. 12); the "
-                                     f"dealer shows {up}")
+            raise IllegalActionError(
+                f"{what}: {rules.preset} allows no surrender against an ace (Art. 12); the dealer shows {up}"
+            )
         del index
 
     def can_hit(self, box: int, hand: int | None = None, player: str | None = None) -> bool:
@@ -496,7 +501,9 @@ class Round:
         """Take no more cards."""
         return self._decide("stand", box, hand, player)
 
-    def double(self, box: int, hand: int | None = None, player: str | None = None, amount: object = None) -> op.Decision:
+    def double(
+        self, box: int, hand: int | None = None, player: str | None = None, amount: object = None
+    ) -> op.Decision:
         """Add up to the bet and take exactly one card (Art. 11; online §2.6)."""
         return self._decide("double", box, hand, player, amount)
 
@@ -562,273 +569,6 @@ class Round:
         self._record(record)
         return record
 
-    # -------------------------------------------------------------------------------------------
-    # the procedure
-    def _draw(self, purpose: str) -> Generator[op.Pending, object, Card]:
-        while not self.shoe.can_draw():
-            yield op.AwaitCard(purpose)
-        was_out = self.shoe.cut_card_out
-        card = self.shoe.draw()
-        if self.shoe.cut_card_out and not was_out and not self.last_round:
-            self.last_round = True
-            self._record(op.CutCardOut())
-        return card
-
-    def _chore(self, chore: str, automation: str) -> Generator[op.Pending, object, None]:
-        if automation not in self.automations:
-            yield op.AwaitChore(chore)
-
-    def _burn(self) -> Generator[op.Pending, object, None]:
-        yield from self._chore("burn", "burn")
-        card = yield from self._draw("burn")
-        self.burned.append(card)
-        self._record(op.CardBurned(card))
-
-    def _deal_to_box(self, box: int, index: int) -> Generator[op.Pending, object, None]:
-        yield from self._chore("deal", "deal")
-        card = yield from self._draw(f"box {box} hand {index}")
-        self.hands[box][index].cards.append(card)
-        self._record(op.CardDealt(card, box, index))
-
-    def _deal_to_dealer(self, face_up: bool) -> Generator[op.Pending, object, None]:
-        yield from self._chore("deal", "deal")
-        card = yield from self._draw("dealer" if face_up else "dealer hole card")
-        self._dealer.append(card)
-        if not face_up:
-            self._hole_hidden = True
-        self._record(op.CardDealt(card, 0, 0, face_up))
-
-    def _run(self) -> Script:
-        rules = self.rules
-        boxes = self.boxes
-        burns = rules.shoe_start_burns if self.first_of_shoe else (0 if rules.metal_box else rules.burn_each_round)
-        for _ in range(self.extra_burns + burns):  # Art. 2.1, 2.4; online §3.5
-            yield from self._burn()
-        for box in boxes:
-            self.hands[box] = [Hand([], dict(self.bets[box]))]
-        if rules.hole_card == "none":  # Art. 3.1a: two cards to each box, then the dealer's up-card
-            for _ in range(2):
-                for box in boxes:
-                    yield from self._deal_to_box(box, 0)
-            yield from self._deal_to_dealer(face_up=True)
-            if rules.metal_box or self._dealer[0].rank == "A":  # Art. 3.1a ace exception; 3.1b one deck
-                yield from self._deal_to_dealer(face_up=False)
-        else:  # online §3.4: box, dealer up, box, dealer hole
-            for box in boxes:
-                yield from self._deal_to_box(box, 0)
-            yield from self._deal_to_dealer(face_up=True)
-            for box in boxes:
-                yield from self._deal_to_box(box, 0)
-            for _ in range(rules.burn_before_dealer_second):
-                yield from self._burn()
-            yield from self._deal_to_dealer(face_up=False)
-        for box in boxes:
-            hand = self.hands[box][0]
-            if hand.natural:
-                hand.done = True
-                self._record(op.HandStood(box, 0, "natural"))
-        up = self._dealer[0]
-        offers_insurance = rules.insurance_pays is not None
-        offers_even_money = rules.even_money and any(self.hands[box][0].natural for box in boxes)
-        if up.rank == "A" and (offers_insurance or offers_even_money):  # Art. 6, 8; online §2.5
-            yield op.AwaitInsurance()
-        up_points = POINTS[up.rank]
-        peeks = (rules.hole_card == "peek_ace" and up_points == 1) or (
-            rules.hole_card == "peek" and up_points in (1, 10)
-        )
-        if peeks:  # online §3.8
-            natural = is_natural(self._dealer)
-            self.peeked = True
-            self._record(op.DealerPeeked(natural))
-            if natural:
-                self._turn_hole_card()
-                self._settle_insurance(won=True)
-                yield from self._settle_all()
-                return
-            self._settle_insurance(won=False)
-        for box in boxes:
-            yield from self._play_box(box)
-        yield from self._dealer_play()
-        yield from self._settle_all()
-
-    def _play_box(self, box: int) -> Script:
-        hands = self.hands[box]
-        index = 0
-        while index < len(hands):
-            hand = hands[index]
-            if len(hand.cards) == 1:  # online §2.7: a split hand takes its second card when its turn comes
-                yield from self._deal_to_box(box, index)
-                self._after_card(box, index)
-            while not hand.done:
-                decision = yield op.AwaitDecision(box, index, self.decider(box))
-                assert isinstance(decision, op.Decision)
-                yield from self._apply(decision, box, index)
-            index += 1
-
-    def _apply(self, decision: op.Decision, box: int, index: int) -> Script:
-        hands = self.hands[box]
-        hand = hands[index]
-        kind = decision.kind
-        if kind == "stand":
-            hand.done = True
-        elif kind == "hit":
-            yield from self._deal_to_box(box, index)
-            self._after_card(box, index)
-        elif kind == "double":
-            assert decision.amount is not None
-            decider_stake = hand.stakes[decision.player]
-            for player, stake in hand.stakes.items():
-                added = exact(Fraction(stake) * Fraction(decision.amount) / Fraction(decider_stake))
-                hand.stakes[player] = stake + added
-            hand.doubled = True
-            yield from self._deal_to_box(box, index)
-            self._after_card(box, index)
-            if not hand.done:
-                hand.done = True
-                self._record(op.HandStood(box, index, "double"))
-        elif kind == "split":
-            aces = hand.cards[0].rank == "A"
-            moved = hand.cards.pop()
-            new = Hand([moved], {player: self.bets[box][player] for player in hand.stakes}, True, aces)
-            hand.from_split = True
-            hand.split_aces = aces
-            hands.insert(index + 1, new)
-            yield from self._deal_to_box(box, index)  # Art. 12 note: the first split hand's card at once
-            self._after_card(box, index)
-        else:  # surrender, Art. 12
-            for player, stake in hand.stakes.items():
-                self._pay(player, box, index, "surrender", stake, -exact(Fraction(stake) / 2))
-            hand.outcome = "surrender"
-            hand.done = True
-
-    def _after_card(self, box: int, index: int) -> None:
-        """Bust, bonus, 21, or split aces' one card: what a new card settles (Art. 9, 10; §4.4)."""
-        rules = self.rules
-        hand = self.hands[box][index]
-        points = hand.total
-        if points > 21:
-            for player, stake in hand.stakes.items():
-                self._pay(player, box, index, "bust", stake, -stake)
-            hand.outcome = "bust"
-            hand.done = True
-            return
-        if len(hand.cards) == 3 and not hand.doubled:
-            ratio = None
-            if is_678_suited(hand.cards):
-                ratio = rules.bonus_678_suited
-            elif is_777(hand.cards):
-                ratio = rules.bonus_777
-            if ratio is not None:  # Art. 9: paid at once and settled
-                for player, stake in hand.stakes.items():
-                    self._pay(player, box, index, "bonus", stake, ratio.of(stake))
-                hand.outcome = "bonus"
-                hand.done = True
-                return
-        if points == 21:
-            hand.done = True
-            self._record(op.HandStood(box, index, "21"))
-            return
-        if hand.split_aces and rules.split_aces_one_card and len(hand.cards) == 2:
-            can_resplit = (
-                rules.resplit_aces and hand.pair() and len(self.hands[box]) < rules.max_split_hands
-            )
-            if not can_resplit:
-                hand.done = True
-                self._record(op.HandStood(box, index, "split aces"))
-
-    def _moot(self) -> bool:
-        """Every hand is settled or a natural (online §4.4)."""
-        return all(not hand.open_bettors or hand.natural for hands in self.hands.values() for hand in hands)
-
-    def _turn_hole_card(self) -> None:
-        if self._hole_hidden:
-            self._hole_hidden = False
-            self._record(op.HoleCardTurned(self._dealer[1]))
-
-    def _dealer_must_hit(self) -> bool:
-        points, soft = total(self._dealer)
-        return points < 17 or (points == 17 and soft and self.rules.dealer_hits_soft_17)
-
-    def _dealer_play(self) -> Script:
-        rules = self.rules
-        stop_early = self._moot() and not rules.dealer_draws_when_moot
-        burn_before_extra = 0
-        if len(self._dealer) == 1:  # Macau, no ace up: the second card comes after play (Art. 3.1a)
-            if stop_early:
-                self._record(op.DealerStood(self.dealer_total))
-                return
-            for _ in range(rules.burn_before_dealer_second):  # Art. 2.4
-                yield from self._burn()
-            yield from self._deal_to_dealer(face_up=True)
-        else:
-            self._turn_hole_card()
-            if rules.hole_card == "none":
-                self._settle_insurance(won=is_natural(self._dealer))
-                if not rules.metal_box:  # Art. 3.1a: the burn moves to the first extra card
-                    burn_before_extra = rules.burn_before_dealer_second
-        if not (stop_early or is_natural(self._dealer)):
-            while self._dealer_must_hit():
-                yield from self._chore("dealer_hit", "dealer_play")
-                for _ in range(burn_before_extra):
-                    yield from self._burn()
-                burn_before_extra = 0
-                yield from self._deal_to_dealer(face_up=True)
-            yield from self._chore("dealer_stand", "dealer_play")
-        self._record(op.DealerStood(self.dealer_total))
-
-    def _settle_insurance(self, *, won: bool) -> None:
-        ratio = self.rules.insurance_pays
-        for (player, box), amount in self.insurance.items():
-            if won and ratio is not None:
-                self._pay(player, box, None, "insurance_won", amount, ratio.of(amount))
-            else:
-                self._pay(player, box, None, "insurance_lost", amount, -amount)
-
-    def _settle_all(self) -> Script:
-        yield from self._chore("settle", "settle")
-        rules = self.rules
-        dealer_natural = is_natural(self._dealer)
-        dealer_points = total(self._dealer)[0]
-        for box in self.boxes:
-            hands = self.hands[box]
-            if dealer_natural:
-                # Art. 7a: natural against natural pushes; otherwise Art. 8 / online §2.6
-                owed = {player: self.bets[box][player] for player in self.bets[box]}
-                for index, hand in enumerate(hands):
-                    for player in hand.open_bettors:
-                        stake = hand.stakes[player]
-                        if hand.natural:
-                            self._pay(player, box, index, "push", stake, ZERO)
-                            continue
-                        if rules.dealer_blackjack_takes == "all":
-                            loss = stake
-                        else:  # the box's unbusted hands together lose the original bet once
-                            loss = min(owed[player], stake)
-                            owed[player] -= loss
-                        self._pay(player, box, index, "lose", stake, -loss)
-                    if hand.outcome is None:
-                        hand.outcome = "push" if hand.natural else "lose"
-                continue
-            for index, hand in enumerate(hands):
-                result = None
-                for player in hand.open_bettors:
-                    stake = hand.stakes[player]
-                    if hand.natural:  # Art. 6: a natural beats any other 21
-                        result = "blackjack"
-                        self._pay(player, box, index, result, stake, rules.blackjack_pays.of(stake))
-                    elif dealer_points > 21 or hand.total > dealer_points:
-                        result = "win"
-                        self._pay(player, box, index, result, stake, stake)
-                    elif hand.total == dealer_points:  # Art. 7b
-                        result = "push"
-                        self._pay(player, box, index, result, stake, ZERO)
-                    else:
-                        result = "lose"
-                        self._pay(player, box, index, result, stake, -stake)
-                if hand.outcome is None:
-                    hand.outcome = result
-        self._end()
-
     def _pay(self, player: str, box: int, hand: int | None, kind: str, stake: Decimal, amount: Decimal) -> None:
         payment = op.Payment(player, box, hand, kind, stake, amount)
         self.payments.append(payment)
@@ -882,8 +622,7 @@ class Table:
             raise IllegalActionError("new round: the current round is not settled")
         if self.shoe_finished:
             raise IllegalActionError(
-                "new round: the shoe's last round has been played; the shoe is shuffled now (Art. 2.2; "
-                "online §3.2.2)"
+                "new round: the shoe's last round has been played; the shoe is shuffled now (Art. 2.2; online §3.2.2)"
             )
         self.round = Round(
             self.rules,
