@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import struct
 from typing import Protocol, TypeVar
 
 T = TypeVar("T")
@@ -48,18 +49,15 @@ class HmacStream:
         self.client_seed = client_seed
         self.nonce = nonce
         self.counter = 0
-        self._buffer = b""
-        self._offset = 0
+        self._words: list[int] = []
 
     def _word(self) -> int:
-        if self._offset + 4 > len(self._buffer):
+        if not self._words:
             message = f"{self.client_seed}:{self.nonce}:{self.counter}".encode()
-            self._buffer = hmac.new(self.server_seed, message, hashlib.sha256).digest()
-            self._offset = 0
+            digest = hmac.new(self.server_seed, message, hashlib.sha256).digest()
+            self._words = list(reversed(struct.unpack(">8I", digest)))
             self.counter += 1
-        word = int.from_bytes(self._buffer[self._offset : self._offset + 4], "big")
-        self._offset += 4
-        return word
+        return self._words.pop()
 
     def randbelow(self, n: int) -> int:
         if not 0 < n <= _WORD:

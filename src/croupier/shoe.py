@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from croupier.cards import Card, new_shoe_order
+from croupier.cards import DECK, Card, new_shoe_order
 from croupier.errors import RulesError, ShoeError
 from croupier.rng import RandomSource, SystemRandom, fisher_yates
 
@@ -43,8 +43,10 @@ class Shoe:
     @classmethod
     def shuffled(cls, decks: int, cut_card: int | None, source: RandomSource | None = None) -> Shoe:
         """A full shoe in Fisher–Yates order (the OS CSPRNG unless ``source`` is given)."""
-        order = fisher_yates(new_shoe_order(decks), source or SystemRandom())
-        return cls(decks, order, cut_card)
+        shoe = cls(decks, [], cut_card)
+        shoe._cards = fisher_yates(new_shoe_order(decks), source or SystemRandom())
+        shoe._copies = Counter(dict.fromkeys(DECK, decks))  # a permutation of full decks: known counts
+        return shoe
 
     @classmethod
     def stacked(cls, decks: int, cards: Sequence[Card], cut_card: int | None = None) -> Shoe:

@@ -24,43 +24,57 @@ if TYPE_CHECKING:
 Script = Generator[op.Pending, object, None]
 
 
-def _draw(rd: Round, purpose: str) -> Generator[op.Pending, object, Card]:
-    while not rd.shoe.can_draw():
-        yield op.AwaitCard(purpose)
-    was_out = rd.shoe.cut_card_out
-    card = rd.shoe.draw()
-    if rd.shoe.cut_card_out and not was_out and not rd.last_round:
+def _draw_now(rd: Round) -> Card:
+    """The top card of the shoe; the cut card marks this round as the shoe's last (Art. 2.2)."""
+    shoe = rd.shoe
+    was_out = shoe.cut_card_out
+    card = shoe.draw()
+    if shoe.cut_card_out and not was_out and not rd.last_round:
         rd.last_round = True
         rd._record(op.CutCardOut())
     return card
 
 
-def _chore(rd: Round, chore: str, automation: str) -> Generator[op.Pending, object, None]:
-    if automation not in rd.automations:
+def _take(rd: Round, chore: str, box: int, index: int) -> Generator[op.Pending, object, Card]:
+    """The next card for ``chore``, waiting for the caller (chore not automated) or a live card."""
+    if rd._all_automated and rd.shoe.can_draw():
+        return _draw_now(rd)
+    if chore not in rd.automations:
         yield op.AwaitChore(chore)
+    while not rd.shoe.can_draw():
+        if chore == "burn":
+            purpose = "burn"
+        elif box == 0:
+            purpose = "dealer" if index == 0 else "dealer hole card"
+        else:
+            purpose = f"box {box} hand {index}"
+        yield op.AwaitCard(purpose)
+    return _draw_now(rd)
 
 
 def _burn(rd: Round) -> Generator[op.Pending, object, None]:
-    yield from _chore(rd, "burn", "burn")
-    card = yield from _draw(rd, "burn")
+    card = yield from _take(rd, "burn", 0, 0)
     rd.burned.append(card)
     rd._record(op.CardBurned(card))
 
 
 def _deal_to_box(rd: Round, box: int, index: int) -> Generator[op.Pending, object, None]:
-    yield from _chore(rd, "deal", "deal")
-    card = yield from _draw(rd, f"box {box} hand {index}")
+    card = yield from _take(rd, "deal", box, index)
     rd.hands[box][index].cards.append(card)
     rd._record(op.CardDealt(card, box, index))
 
 
 def _deal_to_dealer(rd: Round, face_up: bool) -> Generator[op.Pending, object, None]:
-    yield from _chore(rd, "deal", "deal")
-    card = yield from _draw(rd, "dealer" if face_up else "dealer hole card")
+    card = yield from _take(rd, "deal", 0, 0 if face_up else 1)
     rd._dealer.append(card)
     if not face_up:
         rd._hole_hidden = True
     rd._record(op.CardDealt(card, 0, 0, face_up))
+
+
+def _chore(rd: Round, chore: str, automation: str) -> Generator[op.Pending, object, None]:
+    if automation not in rd.automations:
+        yield op.AwaitChore(chore)
 
 
 def run(rd: Round) -> Script:

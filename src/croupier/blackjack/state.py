@@ -61,6 +61,7 @@ class Round:
         self.first_of_shoe = first_of_shoe
         self.extra_burns = extra_burns
         self.automations = automations
+        self._all_automated = automations == AUTOMATIONS
         self.seated: dict[int, str] = dict(seated or {})
         for box in self.seated:
             if not 1 <= box <= rules.boxes:
@@ -81,6 +82,7 @@ class Round:
         self._hole_hidden = False
         self._on_end = on_end
         self._script: Script | None = None
+        self._decided: set[int] = set()
 
     # -------------------------------------------------------------------------------------------
     # what anyone may see
@@ -372,10 +374,63 @@ class Round:
             )
         return hands[index], index, entitled
 
+    # Why an action is refused for the hand to act (None: allowed). The verify_ faces raise these.
+    def _refuse_hit(self, box: int, target: Hand) -> str | None:
+        if target.split_aces and self.rules.split_aces_one_card:
+            return f"hit on box {box}: split aces take one card each (Art. 10; online §2.7)"
+        return None
+
+    def _refuse_double(self, box: int, target: Hand) -> str | None:
+        what = f"double on box {box}"
+        rules = self.rules
+        if len(target.cards) != 2:
+            return f"{what}: a double is on the first two cards (Art. 11); the hand holds {len(target.cards)}"
+        if target.split_aces and rules.split_aces_one_card:
+            return f"{what}: split aces take one card each (Art. 10)"
+        if target.from_split and not rules.double_after_split:
+            return f"{what}: {rules.preset} allows no double after a split (Art. 11; double_after_split=false)"
+        points = target.total
+        if points not in DOUBLE_TOTALS[rules.double_on]:
+            allowed = {"11": "11", "10_11": "10 or 11", "9_11": "9, 10 or 11"}.get(rules.double_on, "any")
+            return (
+                f"{what}: {rules.preset} allows a double only on a first-two-card total of {allowed} "
+                f"(Art. 11); box {box} holds {points}"
+            )
+        return None
+
+    def _refuse_split(self, box: int, target: Hand) -> str | None:
+        what = f"split on box {box}"
+        rules = self.rules
+        if len(target.cards) != 2 or not target.pair():
+            cards = " ".join(str(card) for card in target.cards)
+            return f"{what}: only two first cards of equal value split (Art. 10); the hand holds {cards}"
+        count = len(self.hands[box])
+        if count >= rules.max_split_hands:
+            return (
+                f"{what}: {rules.preset} allows {rules.max_split_hands} hand(s) per box (Art. 10; online §2.7; "
+                f"max_split_hands={rules.max_split_hands}); box {box} already has {count}"
+            )
+        if target.split_aces and not rules.resplit_aces:
+            return f"{what}: {rules.preset} does not resplit aces (resplit_aces=false)"
+        return None
+
+    def _refuse_surrender(self, box: int, target: Hand) -> str | None:
+        what = f"surrender on box {box}"
+        rules = self.rules
+        if rules.surrender == "none":
+            return f"{what}: {rules.preset} offers no surrender (surrender=none)"
+        if len(self.hands[box]) > 1 or target.from_split:
+            return f"{what}: a box that split cannot surrender, not even in part (Art. 12)"
+        if len(target.cards) != 2 or box in self._decided:
+            return f"{what}: surrender is the box's first decision, on its first two cards (Art. 12)"
+        up = self.up_card
+        if rules.surrender == "early_not_ace" and up is not None and up.rank == "A":
+            return f"{what}: {rules.preset} allows no surrender against an ace (Art. 12); the dealer shows {up}"
+        return None
+
     def verify_hit(self, box: int, hand: int | None = None, player: str | None = None) -> None:
         target, _index, _ = self._turn("hit", box, hand, player)
-        if target.split_aces and self.rules.split_aces_one_card:
-            raise IllegalActionError(f"hit on box {box}: split aces take one card each (Art. 10; online §2.7)")
+        _raise(self._refuse_hit(box, target))
 
     def verify_stand(self, box: int, hand: int | None = None, player: str | None = None) -> None:
         self._turn("stand", box, hand, player)
@@ -385,25 +440,9 @@ class Round:
     ) -> Decimal:
         """The amount the deciding bettor adds; raises naming the rule."""
         target, _index, entitled = self._turn("double", box, hand, player)
+        _raise(self._refuse_double(box, target))
         what = f"double on box {box}"
         rules = self.rules
-        if len(target.cards) != 2:
-            raise IllegalActionError(
-                f"{what}: a double is on the first two cards (Art. 11); the hand holds {len(target.cards)}"
-            )
-        if target.split_aces and rules.split_aces_one_card:
-            raise IllegalActionError(f"{what}: split aces take one card each (Art. 10)")
-        if target.from_split and not rules.double_after_split:
-            raise IllegalActionError(
-                f"{what}: {rules.preset} allows no double after a split (Art. 11; double_after_split=false)"
-            )
-        points = target.total
-        if points not in DOUBLE_TOTALS[rules.double_on]:
-            allowed = {"11": "11", "10_11": "10 or 11", "9_11": "9, 10 or 11"}.get(rules.double_on, "any")
-            raise IllegalActionError(
-                f"{what}: {rules.preset} allows a double only on a first-two-card total of {allowed} "
-                f"(Art. 11); box {box} holds {points}"
-            )
         stake = target.stakes[entitled]
         if amount is None:
             return stake
@@ -426,37 +465,11 @@ class Round:
 
     def verify_split(self, box: int, hand: int | None = None, player: str | None = None) -> None:
         target, _index, _ = self._turn("split", box, hand, player)
-        what = f"split on box {box}"
-        rules = self.rules
-        if len(target.cards) != 2 or not target.pair():
-            cards = " ".join(str(card) for card in target.cards)
-            raise IllegalActionError(
-                f"{what}: only two first cards of equal value split (Art. 10); the hand holds {cards}"
-            )
-        if len(self.hands[box]) >= rules.max_split_hands:
-            raise IllegalActionError(
-                f"{what}: {rules.preset} allows {rules.max_split_hands} hand(s) per box (Art. 10; online §2.7; "
-                f"max_split_hands={rules.max_split_hands}); box {box} already has {len(self.hands[box])}"
-            )
-        if target.split_aces and not rules.resplit_aces:
-            raise IllegalActionError(f"{what}: {rules.preset} does not resplit aces (resplit_aces=false)")
+        _raise(self._refuse_split(box, target))
 
     def verify_surrender(self, box: int, hand: int | None = None, player: str | None = None) -> None:
-        target, index, _ = self._turn("surrender", box, hand, player)
-        what = f"surrender on box {box}"
-        rules = self.rules
-        if rules.surrender == "none":
-            raise IllegalActionError(f"{what}: {rules.preset} offers no surrender (surrender=none)")
-        if len(self.hands[box]) > 1 or target.from_split:
-            raise IllegalActionError(f"{what}: a box that split cannot surrender, not even in part (Art. 12)")
-        if len(target.cards) != 2 or any(isinstance(o, op.Decision) and o.box == box for o in self.operations):
-            raise IllegalActionError(f"{what}: surrender is the box's first decision, on its first two cards (Art. 12)")
-        up = self.up_card
-        if rules.surrender == "early_not_ace" and up is not None and up.rank == "A":
-            raise IllegalActionError(
-                f"{what}: {rules.preset} allows no surrender against an ace (Art. 12); the dealer shows {up}"
-            )
-        del index
+        target, _index, _ = self._turn("surrender", box, hand, player)
+        _raise(self._refuse_surrender(box, target))
 
     def can_hit(self, box: int, hand: int | None = None, player: str | None = None) -> bool:
         return _can(self.verify_hit, box, hand, player)
@@ -489,6 +502,7 @@ class Round:
             self.verify_surrender(box, hand, player)
         assert isinstance(self.pending, op.AwaitDecision)
         record = op.Decision(kind, box, self.pending.hand, self.pending.player, value)
+        self._decided.add(box)
         self._record(record)
         self._resume(record)
         return record
@@ -531,17 +545,17 @@ class Round:
             return tuple(offers)
         if isinstance(pending, op.AwaitDecision):
             box, index, player = pending.box, pending.hand, pending.player
-            result: list[op.LegalAction] = []
-            if self.can_hit(box, index):
-                result.append(op.LegalAction("hit", box, index, player))
-            result.append(op.LegalAction("stand", box, index, player))
-            if self.can_double(box, index):
-                stake = self.hands[box][index].stakes[player]
+            target = self.hands[box][index]
+            result = [op.LegalAction("stand", box, index, player)]
+            if self._refuse_hit(box, target) is None:
+                result.insert(0, op.LegalAction("hit", box, index, player))
+            if self._refuse_double(box, target) is None:
+                stake = target.stakes[player]
                 low = Decimal("0.01") if self.rules.double_for_less else stake
                 result.append(op.LegalAction("double", box, index, player, min(low, stake), stake))
-            if self.can_split(box, index):
+            if self._refuse_split(box, target) is None:
                 result.append(op.LegalAction("split", box, index, player))
-            if self.can_surrender(box, index):
+            if self._refuse_surrender(box, target) is None:
                 result.append(op.LegalAction("surrender", box, index, player))
             return tuple(result)
         if isinstance(pending, op.AwaitChore):
@@ -665,6 +679,11 @@ def describe_pending(pending: op.Pending) -> str:
     if isinstance(pending, op.AwaitChore):
         return f"the chore {pending.chore.replace('_', ' ')}"
     return f"a decision on box {pending.box} hand {pending.hand} by {pending.player}"
+
+
+def _raise(reason: str | None) -> None:
+    if reason is not None:
+        raise IllegalActionError(reason)
 
 
 def _can(verify: Callable[..., object], *args: object) -> bool:
