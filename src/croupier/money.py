@@ -14,6 +14,10 @@ from fractions import Fraction
 from croupier.errors import MoneyError, RulesError
 
 ZERO = Decimal(0)
+MAX_DIGITS = 15
+"""Amounts have at most this many digits before the decimal point…"""
+MAX_PLACES = 8
+"""…and this many after it; anything else is refused rather than carried."""
 
 
 def parse_amount(raw: object, *, what: str = "amount") -> Decimal:
@@ -31,7 +35,11 @@ def parse_amount(raw: object, *, what: str = "amount") -> Decimal:
         raise MoneyError(f"{what} must be a number, got {raw!r}")
     if not value.is_finite():
         raise MoneyError(f"{what} {raw!r} is not a finite number")
-    return value
+    if value != 0 and (value.adjusted() > MAX_DIGITS or value.as_tuple().exponent < -MAX_PLACES):  # type: ignore[operator]
+        raise MoneyError(
+            f"{what} {raw!r} is out of range: at most {MAX_DIGITS} digits before the point and {MAX_PLACES} after"
+        )
+    return value.quantize(Decimal(1)) if value.as_tuple().exponent > 0 else value  # type: ignore[operator]
 
 
 def format_amount(value: Decimal) -> str:

@@ -31,6 +31,7 @@ from croupier.blackjack.rules import DOUBLE_TOTALS, Rules
 from croupier.cards import Card
 from croupier.errors import IllegalActionError
 from croupier.money import ZERO, exact, format_amount, parse_amount
+from croupier.rng import RandomSource
 from croupier.shoe import Shoe, place_cut_card
 
 AUTOMATIONS: frozenset[str] = frozenset({"burn", "deal", "dealer_play", "settle"})
@@ -126,6 +127,26 @@ class Round:
         for payment in self.payments:
             result[payment.player] = result.get(payment.player, ZERO) + payment.amount
         return result
+
+    def at_risk(self, player: str) -> Decimal:
+        """What ``player`` has on the table and not yet settled: open stakes and unsettled insurance."""
+        amount = sum(
+            (
+                hand.stakes[player]
+                for hands in self.hands.values()
+                for hand in hands
+                if player in hand.stakes and player not in hand.settled
+            ),
+            ZERO,
+        )
+        if not self.hands:
+            amount = sum((bets[player] for bets in self.bets.values() if player in bets), ZERO)
+        settled_insurance = {(p.player, p.box) for p in self.payments if p.hand is None}
+        amount += sum(
+            (a for (who, box), a in self.insurance.items() if who == player and (who, box) not in settled_insurance),
+            ZERO,
+        )
+        return amount
 
     def staked(self) -> dict[str, Decimal]:
         """What each bettor has put on the table this round: bets, doubles, splits, insurance."""
@@ -615,13 +636,10 @@ class Table:
         self.round: Round | None = None
 
     @classmethod
-    def shuffled(cls, rules: Rules, source: object = None) -> Table:
+    def shuffled(cls, rules: Rules, source: RandomSource | None = None) -> Table:
         """A table with a freshly shuffled shoe (the OS CSPRNG unless ``source`` is given)."""
-        from croupier.rng import RandomSource
-
-        rng: RandomSource | None = source  # type: ignore[assignment]
-        cut = place_cut_card(rules.cut_card, rules.decks * 52, rng)
-        return cls(rules, Shoe.shuffled(rules.decks, cut, rng))
+        cut = place_cut_card(rules.cut_card, rules.decks * 52, source)
+        return cls(rules, Shoe.shuffled(rules.decks, cut, source))
 
     def new_shoe(self, shoe: Shoe) -> None:
         if self.round is not None and not (self.round.ended or self.round.voided):
