@@ -32,7 +32,7 @@ BANKER_COMMISSION = Ratio(19, 20)
 """Art. 18: the house takes 5% of a banker win, so a banker win pays 0.95:1."""
 
 SUPER_6_PAYS = Ratio(1, 2)
-"""Art. 18.2 (no-commission tables): a winning banker 6 pays 1:2."""
+"""Art. 17, 18 as RULES.md §4 reads them (`commission = none_super6`): a winning banker 6 pays 1:2."""
 
 LUCKY_6_TWO_CARDS = Ratio(12, 1)
 LUCKY_6_THREE_CARDS = Ratio(20, 1)
@@ -99,6 +99,18 @@ class Rules:
         return self.shuffler == "automatic"
 
     @property
+    def cards_from_cut_card_to_end(self) -> int:
+        """The most cards the shoe can still need from the cut card's position on, the cut card's draw included.
+
+        The cut card may come out with a coup's first draw (its burn, Art. 8); the rest of that coup takes
+        up to five more cards and its burn, and ``one_more`` deals one more coup of up to six cards after a
+        burn (Art. 3.1). Without burns that is 12: exactly Art. 2.1's minimum.
+        """
+        burn = self.burn_each_coup
+        this_coup = 1 + 5 + burn
+        return this_coup + (6 + burn if self.at_cut_card == "one_more" else 0)
+
+    @property
     def spots(self) -> tuple[Spot, ...]:
         """The spots this rule set offers (Art. 13; ``lucky_6`` only where the rule set has it)."""
         return SPOTS if self.lucky_6 else SPOTS[:-1]
@@ -139,8 +151,7 @@ PARAMS: dict[str, Param] = {
         Param(
             "cut_card",
             lambda raw: parse_cut_card_range(raw),
-            "a count of cards above the cut card, or a range of cards from the end ('12-16'), at least 12 "
-            "from the end",
+            "a count of cards above the cut card, or a range of cards from the end ('12-16'), at least 12 from the end",
             "Art. 2.1",
         ),
         Param("burn", _burn, "first_card_value, decks, 1-8", "Art. 2.1"),

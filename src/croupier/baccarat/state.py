@@ -1,0 +1,700 @@
+"""The baccarat table as a state machine whose every change is a recorded, frozen operation.
+
+Each operation has three faces, as in pokerkit: ``verify_x()`` raises a
+:class:`~croupier.errors.CroupierError` that gives the reason, ``can_x()`` answers yes or no, and
+``x()`` performs it and returns its record (also appended to :attr:`BaccaratTable.operations`).
+
+The chores (loading a shuffled shoe, the burns, the deal, the settlement) are *automations*: left
+to the engine by default, so a simulation runs on its own, or performed by the caller (a replay
+that voids a coup, a dealer's console). With a live shoe (:meth:`~croupier.shoe.Shoe.live`) cards
+arrive through :meth:`BaccaratTable.supply`; the engine waits while the shoe has no card.
+
+The procedure (RULES.md §4): a shoe starts with its burns (Art. 2.1), up to ``demo_coups``
+demonstration coups without bets (Art. 2.2), then coups: bets (Art. 13-15, 18), betting closes
+(the squeeze holders are named, Art. 16), one burn from the second coup on where ``burn_each_coup``
+(Art. 8), the deal and the tableau (Art. 7, 9), the settlement (Art. 11, 12, 17, 18). The coup in
+which the cut card comes out is the last, or is followed by one more (Art. 3.1). A misdeal that
+cannot be corrected voids the coup: its cards are discarded, the bets stand, the coup is dealt
+again (Art. 10). With an automatic shuffler each coup is dealt from a fresh shuffle, with no cut
+card and no burn (Art. 2.3, 7.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import Enum
+from typing import Literal, TypeVar
+
+from croupier.baccarat import tableau
+from croupier.baccarat.rules import SPOTS, Rules, Spot
+from croupier.baccarat.settle import BetSettlement, CoupCards, net_by_player, settle_stakes
+from croupier.baccarat.tableau import Side
+from croupier.cards import Card
+from croupier.errors import BetError, CroupierError, IllegalActionError, ShoeError
+from croupier.money import ZERO, format_amount
+from croupier.rng import RandomSource, SystemRandom
+from croupier.shoe import Shoe, place_cut_card
+
+# --------------------------------------------------------------------------------------------------
+# records
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeLoaded:
+    """A shoe is put in play: shuffled, stacked, or live (cards to come from a reader)."""
+
+    cards: int
+    cut_card: int | None
+    live: bool
+
+
+@dataclass(frozen=True, slots=True)
+class FirstCardTurned:
+    """Art. 2.1: the first card is turned face up and discarded; ``burns`` more follow (its value)."""
+
+    card: Card
+    burns: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardBurned:
+    """A card set aside face down: at the shoe's start (Art. 2.1) or before a coup (Art. 8)."""
+
+    card: Card
+    when: Literal["shoe start", "coup"]
+
+
+@dataclass(frozen=True, slots=True)
+class BetPlaced:
+    player: str
+    spot: Spot
+    amount: Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class CoupStarted:
+    """Betting closes and the coup begins (``demo``: a demonstration coup without bets, Art. 2.2)."""
+
+    coup: int
+    demo: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SqueezeHolderNamed:
+    """Art. 16.2: the seated player with the largest bet on a side handles its cards (``None``: the dealer)."""
+
+    side: Side
+    player: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CardDealt:
+    side: Side
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class CutCardOut:
+    """The cut card has come out, during coup ``coup`` (Art. 3.1 counts from that coup)."""
+
+    coup: int
+
+
+@dataclass(frozen=True, slots=True)
+class CoupVoided:
+    """Art. 10: a misdeal that cannot be corrected; the cards are discarded, the bets stand."""
+
+    coup: int
+    cards: tuple[Card, ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class CoupResult:
+    """A settled coup: its cards, each stake's settlement, and whether the shoe ends with it."""
+
+    coup: int
+    demo: bool
+    cards: CoupCards
+    settlements: tuple[BetSettlement, ...]
+    last_coup: bool
+
+    @property
+    def net(self) -> dict[str, Decimal]:
+        return net_by_player(self.settlements)
+
+
+@dataclass(frozen=True, slots=True)
+class CoupSettled:
+    result: CoupResult
+
+
+Operation = (
+    ShoeLoaded
+    | FirstCardTurned
+    | CardBurned
+    | BetPlaced
+    | CoupStarted
+    | SqueezeHolderNamed
+    | CardDealt
+    | CutCardOut
+    | CoupVoided
+    | CoupSettled
+)
+
+
+OperationT = TypeVar("OperationT", bound=Operation)
+
+SIDES: tuple[Side, ...] = ("player", "banker")
+
+
+class Phase(Enum):
+    AWAITING_SHOE = "awaiting a shoe"
+    SHOE_START = "starting the shoe"
+    BETTING = "betting"
+    DEALING = "dealing"
+    SETTLING = "settling"
+
+
+class Automation(Enum):
+    """Chores the engine performs by itself unless the caller takes them over."""
+
+    SHUFFLING = "load the next shuffled shoe (needs a shoe source)"
+    BURNING = "turn the first card and burn"
+    DEALING = "deal the cards the tableau calls for"
+    SETTLING = "settle a complete coup"
+
+
+ALL_AUTOMATIONS = frozenset(Automation)
+
+ShoeSource = Callable[[], Shoe]
+
+
+def shuffled_shoes(rules: Rules, source: RandomSource | None = None) -> ShoeSource:
+    """New shuffled shoes for ``rules``; none has a cut card with an automatic shuffler (Art. 2.3).
+
+    The cut card goes where ``cut_card`` says (Art. 2.1), but never so near the end that the shoe could
+    run out before its last coup (:attr:`Rules.cards_from_cut_card_to_end`: 12, or 14 with a burn
+    before each coup).
+    """
+    random_source = source or SystemRandom()
+    total = rules.decks * 52
+    need = rules.cards_from_cut_card_to_end
+    setting = rules.cut_card
+    if isinstance(setting, tuple):
+        setting = (max(setting[0], need), max(setting[1], need))
+    elif setting is not None:
+        setting = min(setting, total - need)
+
+    def new_shoe() -> Shoe:
+        cut = None if rules.automatic_shuffler else place_cut_card(setting, total, random_source)
+        return Shoe.shuffled(rules.decks, cut, random_source)
+
+    return new_shoe
+
+
+# --------------------------------------------------------------------------------------------------
+# the table
+
+
+class BaccaratTable:
+    """One baccarat table: its rule set, the shoe in play, the coup under way, and every record."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        shoe: Shoe | None = None,
+        *,
+        shoe_source: ShoeSource | None = None,
+        automations: Collection[Automation] = ALL_AUTOMATIONS,
+    ) -> None:
+        self.rules = rules
+        self.automations = frozenset(automations)
+        self.shoe_source = shoe_source
+        self.shoe: Shoe | None = None
+        self.phase = Phase.AWAITING_SHOE
+        self._operations: list[Operation] = []
+        self._results: list[CoupResult] = []
+        self._shoe_start_burns = 0
+        self._first_card_turned = False
+        self._coup = 0
+        self._demo_coups = 0
+        self._betting_coups = 0
+        self._demo = False
+        self._coup_burns = 0
+        self._cut_card_coup: int | None = None
+        self._stakes: dict[tuple[str, Spot], Decimal] = {}
+        self._standing: dict[tuple[str, Spot], Decimal] = {}
+        self._player_cards: list[Card] = []
+        self._banker_cards: list[Card] = []
+        self._automating = False
+        if shoe is not None:
+            self.load_shoe(shoe)
+        else:
+            self._automate()
+
+    # views --------------------------------------------------------------------------------------
+    @property
+    def operations(self) -> tuple[Operation, ...]:
+        return tuple(self._operations)
+
+    @property
+    def operation_count(self) -> int:
+        return len(self._operations)
+
+    def operations_since(self, start: int) -> tuple[Operation, ...]:
+        return tuple(self._operations[start:])
+
+    @property
+    def results(self) -> tuple[CoupResult, ...]:
+        return tuple(self._results)
+
+    @property
+    def last_result(self) -> CoupResult | None:
+        """The latest settled coup, if any."""
+        return self._results[-1] if self._results else None
+
+    @property
+    def coup(self) -> int:
+        """Coups begun in this shoe (demonstration coups included); the one under way while dealing."""
+        return self._coup
+
+    @property
+    def stakes(self) -> dict[tuple[str, Spot], Decimal]:
+        """Each player's stake on each spot for the coming or current coup, in the order first bet."""
+        return dict(self._stakes)
+
+    @property
+    def standing_bets(self) -> dict[tuple[str, Spot], Decimal]:
+        """Player and banker stakes of the last coup, if it was a tie (Art. 12, 18)."""
+        return dict(self._standing)
+
+    @property
+    def player_cards(self) -> tuple[Card, ...]:
+        return tuple(self._player_cards)
+
+    @property
+    def banker_cards(self) -> tuple[Card, ...]:
+        return tuple(self._banker_cards)
+
+    @property
+    def cut_card_coup(self) -> int | None:
+        """The coup during which the cut card came out, if it has."""
+        return self._cut_card_coup
+
+    @property
+    def next_side(self) -> Side | None:
+        """The side the tableau gives the next card, while dealing."""
+        if self.phase is not Phase.DEALING or self._coup_burns:
+            return None
+        return tableau.next_side(self._player_cards, self._banker_cards)
+
+    def side_total(self, side: Side) -> Decimal:
+        """Every player's stake on ``side`` together (Art. 14)."""
+        return sum((amount for (_, spot), amount in self._stakes.items() if spot == side), ZERO)
+
+    # shoe ---------------------------------------------------------------------------------------
+    def _why_not_load_shoe(self, shoe: Shoe) -> CroupierError | None:
+        if self.phase is not Phase.AWAITING_SHOE:
+            return IllegalActionError(f"a shoe is already in play ({self.phase.value})")
+        if shoe.decks != self.rules.decks:
+            return ShoeError(
+                f"{self.rules.preset} deals from {self.rules.decks} decks (Art. 1); the shoe holds {shoe.decks}"
+            )
+        if self.rules.automatic_shuffler and shoe.cut_card is not None:
+            return ShoeError("an automatic shuffler uses no cut card (Art. 2.3)")
+        return None
+
+    def verify_load_shoe(self, shoe: Shoe) -> None:
+        _raise(self._why_not_load_shoe(shoe))
+
+    def can_load_shoe(self, shoe: Shoe) -> bool:
+        return self._why_not_load_shoe(shoe) is None
+
+    def load_shoe(self, shoe: Shoe) -> ShoeLoaded:
+        """Put ``shoe`` in play; its start procedure follows (Art. 2.1; none with an automatic shuffler)."""
+        self.verify_load_shoe(shoe)
+        self.shoe = shoe
+        self._coup = self._demo_coups = self._betting_coups = 0
+        self._cut_card_coup = None
+        self._first_card_turned = False
+        burn = self.rules.burn
+        if self.rules.automatic_shuffler:
+            self._shoe_start_burns = 0
+            self.phase = Phase.BETTING
+        else:
+            self._shoe_start_burns = self.rules.decks if burn == "decks" else 0 if burn == "first_card_value" else burn
+            self.phase = Phase.SHOE_START
+            self._open_betting_if_shoe_started()
+        return self._record(ShoeLoaded(shoe.size, shoe.cut_card, shoe.is_live))
+
+    def _open_betting_if_shoe_started(self) -> None:
+        first_card_pending = self.rules.burn == "first_card_value" and not self._first_card_turned
+        if self.phase is Phase.SHOE_START and not first_card_pending and self._shoe_start_burns == 0:
+            self.phase = Phase.BETTING
+
+    def _draw(self) -> Card:
+        assert self.shoe is not None
+        return self.shoe.draw()
+
+    def _note_cut_card(self) -> None:
+        if self.shoe is not None and self.shoe.cut_card_out and self._cut_card_coup is None:
+            self._cut_card_coup = max(self._coup, 1)  # shoe-start burns belong to the first coup
+            self._operations.append(CutCardOut(self._cut_card_coup))
+
+    def _why_no_card(self) -> CroupierError | None:
+        assert self.shoe is not None
+        if self.shoe.can_draw():
+            return None
+        if self.shoe.is_live:
+            return ShoeError("no card has been supplied: the live shoe waits for the dealer's next card")
+        return ShoeError(f"the shoe has no card left: {self.shoe.position} card(s) drawn of {self.shoe.size} given")
+
+    def _why_not_turn_first_card(self) -> CroupierError | None:
+        if self.phase is not Phase.SHOE_START or self.rules.burn != "first_card_value" or self._first_card_turned:
+            return IllegalActionError(
+                "the first card is turned only at the start of a shoe with burn = first_card_value"
+            )
+        return self._why_no_card()
+
+    def verify_turn_first_card(self) -> None:
+        _raise(self._why_not_turn_first_card())
+
+    def can_turn_first_card(self) -> bool:
+        return self._why_not_turn_first_card() is None
+
+    def turn_first_card(self) -> FirstCardTurned:
+        """Art. 2.1: turn the first card face up, discard it, and burn as many more as its value (T-K: 10)."""
+        self.verify_turn_first_card()
+        card = self._draw()
+        value = tableau.card_value(card) or 10
+        self._first_card_turned = True
+        self._shoe_start_burns = value
+        return self._record(FirstCardTurned(card, value))
+
+    def _why_not_burn_card(self) -> CroupierError | None:
+        if self.phase is Phase.SHOE_START:
+            if self.rules.burn == "first_card_value" and not self._first_card_turned:
+                return IllegalActionError("the first card must be turned before the burn (Art. 2.1)")
+            if not self._shoe_start_burns:
+                return IllegalActionError("the shoe-start burns are done (Art. 2.1)")
+        elif not (self.phase is Phase.DEALING and self._coup_burns):
+            return IllegalActionError(f"no card is due to be burned now ({self.phase.value})")
+        return self._why_no_card()
+
+    def verify_burn_card(self) -> None:
+        _raise(self._why_not_burn_card())
+
+    def can_burn_card(self) -> bool:
+        return self._why_not_burn_card() is None
+
+    def burn_card(self) -> CardBurned:
+        """Burn the next card: a shoe-start burn (Art. 2.1) or the burn before a coup (Art. 8)."""
+        self.verify_burn_card()
+        card = self._draw()
+        if self.phase is Phase.SHOE_START:
+            self._shoe_start_burns -= 1
+            self._open_betting_if_shoe_started()
+            return self._record(CardBurned(card, "shoe start"))
+        self._coup_burns -= 1
+        return self._record(CardBurned(card, "coup"))
+
+    def supply(self, card: Card) -> None:
+        """A live shoe's next card arrives from the dealer's card reader; waiting chores then run."""
+        if self.shoe is None:
+            raise IllegalActionError("no shoe is in play to take the card")
+        self.shoe.supply(card)
+        self._automate()
+
+    def report_cut_card(self) -> None:
+        """A live dealer reports that the cut card has come out (Art. 3.1 counts from this coup)."""
+        if self.shoe is None:
+            raise IllegalActionError("no shoe is in play")
+        self.shoe.mark_cut_card()
+        self._note_cut_card()
+
+    # bets ---------------------------------------------------------------------------------------
+    def _why_not_place_bet(self, player: str, spot: str, amount: Decimal) -> CroupierError | None:
+        rules = self.rules
+        if self.phase is not Phase.BETTING:
+            return IllegalActionError(f"bets are not taken now ({self.phase.value})")
+        if not player:
+            return BetError("a bet needs a player's name")
+        if spot not in SPOTS:
+            return BetError(f"unknown spot {spot!r}; the spots are {', '.join(rules.spots)} (Art. 13)")
+        if spot not in rules.spots:
+            return BetError(f"{rules.preset} does not offer {spot} (lucky_6 = false; 2018 amendment)")
+        if amount <= 0:
+            return BetError(f"a bet must be a positive amount, got {format_amount(amount)}")
+        stake = self._stakes.get((player, spot), ZERO) + amount
+        after = f"; this bet makes {player}'s {spot} stake {format_amount(stake)}" if stake != amount else ""
+        if rules.min_bet is not None and stake < rules.min_bet:
+            return BetError(f"{rules.preset}'s minimum bet is {format_amount(rules.min_bet)} (Art. 18){after}")
+        if rules.max_bet is not None and stake > rules.max_bet:
+            return BetError(f"{rules.preset}'s maximum bet is {format_amount(rules.max_bet)} (Art. 14, 18){after}")
+        step = rules.banker_stake_step
+        if spot == "banker" and step is not None and stake % step != 0:
+            return BetError(
+                f"{rules.preset} banker bets must be a multiple of the minimum {format_amount(step)} (Art. 18){after}"
+            )
+        cap = rules.max_side_imbalance
+        if cap is not None and spot in ("player", "banker"):
+            banker = self.side_total("banker") + (amount if spot == "banker" else ZERO)
+            player_total = self.side_total("player") + (amount if spot == "player" else ZERO)
+            difference = abs(banker - player_total)
+            if difference > cap:
+                return BetError(
+                    f"{rules.preset} caps the difference between banker and player stakes at {format_amount(cap)} "
+                    f"(Art. 14); this bet would make it {format_amount(difference)} "
+                    f"(banker {format_amount(banker)}, player {format_amount(player_total)})"
+                )
+        return None
+
+    def verify_place_bet(self, player: str, spot: str, amount: Decimal) -> None:
+        _raise(self._why_not_place_bet(player, spot, amount))
+
+    def can_place_bet(self, player: str, spot: str, amount: Decimal) -> bool:
+        return self._why_not_place_bet(player, spot, amount) is None
+
+    def place_bet(self, player: str, spot: Spot, amount: Decimal) -> BetPlaced:
+        """Put ``amount`` on ``spot`` for ``player``; two bets of one player on one spot add up."""
+        self.verify_place_bet(player, spot, amount)
+        key = (player, spot)
+        self._stakes[key] = self._stakes.get(key, ZERO) + amount
+        return self._record(BetPlaced(player, spot, amount))
+
+    # the coup -----------------------------------------------------------------------------------
+    def _why_not_start_coup(self, demo: bool) -> CroupierError | None:
+        rules = self.rules
+        if self.phase is Phase.AWAITING_SHOE:
+            last = self.last_result
+            if self.shoe is not None and last is not None and last.last_coup:
+                return IllegalActionError(f"the shoe is over: {self._shoe_end_reason()}; a new shoe is needed")
+            return IllegalActionError("no shoe is in play")
+        if self.phase is not Phase.BETTING:
+            return IllegalActionError(f"a coup cannot begin now ({self.phase.value})")
+        if demo:
+            if rules.automatic_shuffler:
+                return IllegalActionError("an automatic shuffler deals no demonstration coups (Art. 2.2, 2.3)")
+            if self._betting_coups:
+                return IllegalActionError(
+                    "demonstration coups are dealt only at the start of a shoe, before the first coup with bets "
+                    "(Art. 2.2)"
+                )
+            if self._demo_coups >= rules.max_demo_coups:
+                return IllegalActionError(
+                    f"{rules.preset} allows at most {rules.max_demo_coups} demonstration coup(s) at the start "
+                    f"of a shoe (Art. 2.2; demo_coups = {rules.demo_coups})"
+                )
+            if self._stakes:
+                return BetError(f"a demonstration coup takes no bets (Art. 2.2); {len(self._stakes)} stake(s) placed")
+            return None
+        if rules.tie_bets == "increase_only":
+            for (player, spot), standing in self._standing.items():
+                stake = self._stakes.get((player, spot), ZERO)
+                if stake < standing:
+                    return BetError(
+                        f"{rules.preset} (tie_bets = increase_only) lets a bet that stood on a tie only be "
+                        f"increased (Art. 18): {player}'s {spot} bet of {format_amount(standing)} may not be "
+                        f"cancelled or reduced; this coup holds {format_amount(stake)}"
+                    )
+        return None
+
+    def verify_start_coup(self, demo: bool = False) -> None:
+        _raise(self._why_not_start_coup(demo))
+
+    def can_start_coup(self, demo: bool = False) -> bool:
+        return self._why_not_start_coup(demo) is None
+
+    def start_coup(self, demo: bool = False, seated: Collection[str] | None = None) -> CoupStarted:
+        """Close betting and begin a coup (``demo``: without bets, Art. 2.2).
+
+        ``seated``: the players seated at the table, for the squeeze (Art. 16); ``None``: every bettor.
+        """
+        self.verify_start_coup(demo)
+        self._coup += 1
+        self._demo = demo
+        if demo:
+            self._demo_coups += 1
+        else:
+            self._betting_coups += 1
+            self._standing = {}
+        if not self.rules.automatic_shuffler and self._coup >= 2:
+            self._coup_burns = self.rules.burn_each_coup  # Art. 8: from the second coup on
+        self.phase = Phase.DEALING
+        self._player_cards, self._banker_cards = [], []
+        record = CoupStarted(self._coup, demo)
+        self._operations.append(record)
+        if self.rules.squeeze and not demo:
+            for side in SIDES:
+                self._operations.append(SqueezeHolderNamed(side, self._squeeze_holder(side, seated)))
+        self._automate()
+        return record
+
+    def _squeeze_holder(self, side: Side, seated: Collection[str] | None) -> str | None:
+        """Art. 16.2: the seated player with the largest bet on ``side``; on equal bets, the first to bet."""
+        holder, largest = None, ZERO
+        for (player, spot), amount in self._stakes.items():
+            if spot == side and (seated is None or player in seated) and amount > largest:
+                holder, largest = player, amount
+        return holder
+
+    def _why_not_deal_card(self) -> CroupierError | None:
+        if self.phase is not Phase.DEALING:
+            return IllegalActionError(f"no card is due to be dealt now ({self.phase.value})")
+        if self._coup_burns:
+            return IllegalActionError("the burn before the coup comes first (Art. 8)")
+        return self._why_no_card()
+
+    def verify_deal_card(self) -> None:
+        _raise(self._why_not_deal_card())
+
+    def can_deal_card(self) -> bool:
+        return self._why_not_deal_card() is None
+
+    def deal_card(self) -> CardDealt:
+        """Deal the next card to the side the tableau names (Art. 7, 9)."""
+        self.verify_deal_card()
+        side = tableau.next_side(self._player_cards, self._banker_cards)
+        assert side is not None
+        card = self._draw()
+        (self._player_cards if side == "player" else self._banker_cards).append(card)
+        if tableau.next_side(self._player_cards, self._banker_cards) is None:
+            self.phase = Phase.SETTLING
+        return self._record(CardDealt(side, card))
+
+    def _why_not_void_coup(self) -> CroupierError | None:
+        if self.phase not in (Phase.DEALING, Phase.SETTLING) or not (self._player_cards or self._banker_cards):
+            return IllegalActionError("only a coup being dealt, before its settlement, can be voided (Art. 10)")
+        return None
+
+    def verify_void_coup(self) -> None:
+        _raise(self._why_not_void_coup())
+
+    def can_void_coup(self) -> bool:
+        return self._why_not_void_coup() is None
+
+    def void_coup(self, reason: str = "misdeal") -> CoupVoided:
+        """Art. 10: a misdeal that cannot be corrected voids the coup; its cards are discarded, bets stand."""
+        self.verify_void_coup()
+        dealt = tuple(_interleave(self._player_cards, self._banker_cards))
+        self._player_cards, self._banker_cards = [], []
+        self.phase = Phase.DEALING
+        return self._record(CoupVoided(self._coup, dealt, reason))
+
+    def _why_not_settle_coup(self) -> CroupierError | None:
+        if self.phase is not Phase.SETTLING:
+            return IllegalActionError(f"no complete coup to settle ({self.phase.value})")
+        return None
+
+    def verify_settle_coup(self) -> None:
+        _raise(self._why_not_settle_coup())
+
+    def can_settle_coup(self) -> bool:
+        return self._why_not_settle_coup() is None
+
+    def settle_coup(self) -> CoupSettled:
+        """Pay and collect every stake (Art. 12, 17, 18); the shoe ends after its last coup (Art. 3.1)."""
+        self.verify_settle_coup()
+        self._note_cut_card()
+        cards = CoupCards(tuple(self._player_cards), tuple(self._banker_cards))
+        stakes = [(player, spot, amount) for (player, spot), amount in self._stakes.items()]
+        settlements = settle_stakes(self.rules, cards, stakes)
+        result = CoupResult(self._coup, self._demo, cards, settlements, self._is_last_coup())
+        if cards.winner == "tie" and not self._demo:
+            self._standing = {key: amount for key, amount in self._stakes.items() if key[1] in ("player", "banker")}
+        self._stakes = {}
+        self._results.append(result)
+        self.phase = Phase.AWAITING_SHOE if result.last_coup else Phase.BETTING
+        return self._record(CoupSettled(result))
+
+    def _is_last_coup(self) -> bool:
+        if self.rules.automatic_shuffler:
+            return True  # Art. 7.2: the cards go back into the machine after every coup
+        if self._cut_card_coup is None:
+            return False
+        if self.rules.at_cut_card == "last":
+            return self._coup >= self._cut_card_coup
+        return self._coup >= self._cut_card_coup + 1
+
+    def _shoe_end_reason(self) -> str:
+        if self.rules.automatic_shuffler:
+            return "the automatic shuffler takes the cards back after every coup (Art. 7.2)"
+        if self.rules.at_cut_card == "last":
+            return (
+                f"the cut card came out in coup {self._cut_card_coup}, the shoe's last (Art. 3.1; at_cut_card = last)"
+            )
+        return (
+            f"the cut card came out in coup {self._cut_card_coup} and {self.rules.preset} plays one more coup "
+            "after it (Art. 3.1; at_cut_card = one_more)"
+        )
+
+    # chores -------------------------------------------------------------------------------------
+    def verify_next_chore(self) -> None:
+        """Raise the reason the chore now due cannot be performed (the shoe has no card left), if it cannot."""
+        if self.phase is Phase.SHOE_START:
+            if self.rules.burn == "first_card_value" and not self._first_card_turned:
+                self.verify_turn_first_card()
+            self.verify_burn_card()
+        elif self.phase is Phase.DEALING:
+            if self._coup_burns:
+                self.verify_burn_card()
+            self.verify_deal_card()
+
+    def perform_chores(self, automations: Collection[Automation] = ALL_AUTOMATIONS) -> list[Operation]:
+        """Perform every chore of ``automations`` that is due, until none is (or the live shoe waits)."""
+        performed: list[Operation] = []
+        while True:
+            record = self._next_chore(automations)
+            if record is None:
+                return performed
+            performed.append(record)
+
+    def _next_chore(self, automations: Collection[Automation]) -> Operation | None:
+        phase = self.phase
+        if phase is Phase.DEALING:
+            if self._coup_burns:
+                return self.burn_card() if Automation.BURNING in automations and self.can_burn_card() else None
+            return self.deal_card() if Automation.DEALING in automations and self.can_deal_card() else None
+        if phase is Phase.SETTLING:
+            return self.settle_coup() if Automation.SETTLING in automations else None
+        if phase is Phase.SHOE_START:
+            if Automation.BURNING not in automations:
+                return None
+            if self.can_turn_first_card():
+                return self.turn_first_card()
+            return self.burn_card() if self.can_burn_card() else None
+        if phase is Phase.AWAITING_SHOE and Automation.SHUFFLING in automations and self.shoe_source is not None:
+            return self.load_shoe(self.shoe_source())
+        return None
+
+    def _automate(self) -> None:
+        if self.automations and not self._automating:
+            self._automating = True
+            try:
+                self.perform_chores(self.automations)
+            finally:
+                self._automating = False
+
+    def _record(self, operation: OperationT) -> OperationT:
+        self._operations.append(operation)
+        self._note_cut_card()  # recorded after the draw that brought it out
+        self._automate()
+        return operation
+
+
+def _raise(error: CroupierError | None) -> None:
+    if error is not None:
+        raise error
+
+
+def _interleave(player: Iterable[Card], banker: Iterable[Card]) -> list[Card]:
+    """Cards in the order dealt (Art. 7): P, B, P, B, then the third cards, the player's first."""
+    player_cards, banker_cards = list(player), list(banker)
+    order: list[Card] = []
+    for i in range(max(len(player_cards), len(banker_cards))):
+        order.extend(player_cards[i : i + 1])
+        order.extend(banker_cards[i : i + 1])
+    return order
