@@ -111,6 +111,11 @@ class Ratio:
         return f"{self.pays}:{self.per}"
 
 
+def half(amount: Decimal) -> Decimal:
+    """Half an amount, exactly: amounts have at most MAX_DIGITS + MAX_PLACES digits, well inside precision."""
+    return amount / 2
+
+
 def scale(amount: Decimal, numerator: Decimal, denominator: Decimal, *, what: str) -> Decimal:
     """``amount × numerator / denominator`` exactly, or a :class:`MoneyError` if not a finite decimal."""
     return exact(Fraction(amount) * Fraction(numerator) / Fraction(denominator), what=what)

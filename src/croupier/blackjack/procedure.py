@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from croupier.blackjack import actions as op
 from croupier.blackjack.hand import POINTS, Hand, is_678_suited, is_777, is_natural, total
 from croupier.cards import Card
-from croupier.money import ZERO, exact
+from croupier.money import ZERO, exact, half
 
 if TYPE_CHECKING:
     from croupier.blackjack.state import Round
@@ -132,6 +132,7 @@ def run(rd: Round) -> Script:
 
 def _play_box(rd: Round, box: int) -> Script:
     hands = rd.hands[box]
+    decider = rd.decider(box)  # Art. 13: fixed for the round once betting closes
     index = 0
     while index < len(hands):
         hand = hands[index]
@@ -139,7 +140,7 @@ def _play_box(rd: Round, box: int) -> Script:
             yield from _deal_to_box(rd, box, index)
             _after_card(rd, box, index)
         while not hand.done:
-            decision = yield op.AwaitDecision(box, index, rd.decider(box))
+            decision = yield op.AwaitDecision(box, index, decider)
             assert isinstance(decision, op.Decision)
             yield from _apply(rd, decision, box, index)
         index += 1
@@ -177,7 +178,7 @@ def _apply(rd: Round, decision: op.Decision, box: int, index: int) -> Script:
         _after_card(rd, box, index)
     else:  # surrender, Art. 12
         for player, stake in hand.stakes.items():
-            rd._pay(player, box, index, "surrender", stake, -exact(Fraction(stake) / 2))
+            rd._pay(player, box, index, "surrender", stake, -half(stake))
         hand.outcome = "surrender"
         hand.done = True
 

@@ -30,7 +30,7 @@ from croupier.blackjack.hand import Hand, total
 from croupier.blackjack.rules import DOUBLE_TOTALS, Rules
 from croupier.cards import Card
 from croupier.errors import IllegalActionError
-from croupier.money import ZERO, exact, format_amount, parse_amount
+from croupier.money import ZERO, exact, format_amount, half, parse_amount
 from croupier.rng import RandomSource
 from croupier.shoe import Shoe, place_cut_card
 
@@ -281,13 +281,13 @@ class Round:
         if (player, box) in self.even_money:
             raise IllegalActionError(f"{what}: {player} took even money on box {box} (Art. 6)")
         value = parse_amount(amount, what=what)
-        half = exact(Fraction(stake) / 2)
+        cap = half(stake)
         if value <= 0:
             raise IllegalActionError(f"{what}: an insurance bet must be positive, got {format_amount(value)}")
-        if value > half:
+        if value > cap:
             raise IllegalActionError(
                 f"{what}: insurance is at most half the bet (Art. 8; online §2.5): {player}'s bet on box {box} "
-                f"is {format_amount(stake)}, so at most {format_amount(half)}; asked {format_amount(value)}"
+                f"is {format_amount(stake)}, so at most {format_amount(cap)}; asked {format_amount(value)}"
             )
         return value
 
@@ -557,9 +557,8 @@ class Round:
             offers: list[op.LegalAction] = []
             for box in self.boxes:
                 for player, stake in self.bets[box].items():
-                    if self.can_insure(player, box, exact(Fraction(stake) / 2)):
-                        half = exact(Fraction(stake) / 2)
-                        offers.append(op.LegalAction("insurance", box, None, player, None, half))
+                    if self.can_insure(player, box, half(stake)):
+                        offers.append(op.LegalAction("insurance", box, None, player, None, half(stake)))
                     if self.can_take_even_money(player, box):
                         offers.append(op.LegalAction("even_money", box, 0, player))
             offers.append(op.LegalAction("close_insurance", 0))
