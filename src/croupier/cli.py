@@ -24,6 +24,34 @@ app = typer.Typer(
 )
 play_app = typer.Typer(help="Sit at a table in the terminal.", no_args_is_help=True)
 app.add_typer(play_app, name="play")
+analyze_app = typer.Typer(help="Exact game mathematics: the odds and house edge of every bet.", no_args_is_help=True)
+app.add_typer(analyze_app, name="analyze")
+
+
+@analyze_app.command("baccarat")
+def analyze_baccarat(
+    rules: Annotated[str, typer.Option(help="Preset: macau.")] = "macau",
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a rule: NAME=VALUE.")] = None,
+    remaining: Annotated[
+        str | None,
+        typer.Option(
+            metavar="COUNTS",
+            help="Cards left of each rank A,2,...,9,T,J,Q,K: 13 comma-separated counts (default: a full shoe).",
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
+) -> None:
+    """Exact counts, probabilities and house edge of every baccarat bet for one coup from the shoe."""
+    from croupier.math.baccarat import analysis_document, analyze_from_options, render_analysis
+
+    try:
+        analysis = analyze_from_options(rules, set_ or [], remaining)
+    except CroupierError as error:
+        fail(str(error))
+    if as_json:
+        sys.stdout.write(json.dumps(analysis_document(analysis), indent=2) + "\n")
+    else:
+        render_analysis(analysis)
 
 
 def fail(message: str) -> None:

@@ -1,0 +1,63 @@
+"""Time the exact analyses of issue 4 on a full 8-deck shoe, after warm-up.
+
+Run: ``.venv/bin/python benchmarks/analysis.py [--runs N]``. Each analysis runs once to warm up (imports,
+caches), then ``N`` times; the median wall time is printed, with the fastest and slowest. Floats
+appear only here, for timings; the analyses themselves are exact.
+
+Aims (issue 4): baccarat under 50 ms; blackjack under 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+
+Benchmark = Callable[[], object]
+
+
+def baccarat_full_shoe() -> object:
+    """A full 8-deck Macau analysis: every count, probability and house edge (issue 4, item 1)."""
+    from croupier.baccarat.presets import baccarat_rules
+    from croupier.math.baccarat import analyze_baccarat
+
+    analysis = analyze_baccarat(baccarat_rules("macau", {"lucky_6": "true"}))
+    return analysis.house_edge
+
+
+# --- blackjack (issue 4, item 2) ------------------------------------------------------------------
+# Add ``blackjack_full_shoe()`` here (a full 8-deck analysis of a RULES.md preset) and list it in
+# BENCHMARKS below with its aim.
+
+
+BENCHMARKS: dict[str, tuple[Benchmark, str]] = {
+    "baccarat, full 8-deck analysis": (baccarat_full_shoe, "aim < 50 ms"),
+}
+
+
+def measure(run: Benchmark, runs: int) -> list[float]:
+    """Wall times in seconds of ``runs`` calls of ``run``, after one call to warm up."""
+    run()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--runs", type=int, default=15, help="timed runs after the warm-up (default 15)")
+    args = parser.parse_args()
+    for name, (run, aim) in BENCHMARKS.items():
+        times = measure(run, args.runs)
+        print(
+            f"{name}: median {statistics.median(times) * 1000:.1f} ms over {len(times)} runs after warm-up "
+            f"(min {min(times) * 1000:.1f}, max {max(times) * 1000:.1f}; {aim})"
+        )
+
+
+if __name__ == "__main__":
+    main()
