@@ -374,7 +374,7 @@ def test_double_for_less_under_live_online() -> None:
     shoe = [*ONLINE_BURNS, "5S", "TH", "4H", "7D", "9C", "TD"]
     player = Player(rounds=1, script=["", "100", "d", "120", "30"])
     played, text = session(ONLINE, player, shoes=[shoe])
-    assert any(p.startswith("Double for how much (0.01-100) [100]") for p in player.prompts)
+    assert any(p.startswith("Double for how much (1-100) [100]") for p in player.prompts)
     assert "Refused: double on box 1: a double adds more than 0 and at most the bet" in flat(text)
     assert played.rounds[0].hands[1][0].stakes[PLAYER] == Decimal(130)
     assert "Box 1: doubled, stands" in text

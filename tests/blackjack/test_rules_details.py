@@ -177,9 +177,12 @@ def test_insurance_comes_before_any_box_acts_and_an_untaken_offer_is_declined() 
     assert isinstance(current.pending, op.AwaitInsurance)
     kinds = {a.kind for a in current.legal_actions()}
     assert kinds == {"insurance", "close_insurance"}
-    current.stand(1)  # the first play decision closes the offer
-    with pytest.raises(IllegalActionError, match="round is over"):
+    with pytest.raises(IllegalActionError, match="insurance is still offered"):
+        current.stand(1)  # the do-face agrees with verify_stand: the offer must be closed first
+    current.close_insurance()  # no answer declines the offer
+    with pytest.raises(IllegalActionError, match="waits for a decision"):
         current.insure("ana", 1, 10)
+    current.stand(1)
     assert current.net() == {"ana": Decimal(100)}
 
 

@@ -169,6 +169,9 @@ def _apply_action(current: Round, action: Mapping[str, Any]) -> None:
     hand = action.get("hand")
     if hand is not None and (not isinstance(hand, int) or isinstance(hand, bool)):
         raise TranscriptError("hand must be an integer (0 is the first)")
+    if isinstance(current.pending, op.AwaitInsurance):  # the first play decision closes the offer
+        current.verify_first_decision(kind, box, hand, player, action.get("amount"))
+        current.close_insurance()
     if kind == "double":
         current.double(box, hand, player, action.get("amount"))
     elif kind == "hit":

@@ -76,7 +76,7 @@ class Round:
         self.even_money: set[tuple[str, int]] = set()
         self.pending: op.Pending = op.AwaitBets()
         self.peeked = False
-        self.last_round = False
+        self.last_round = shoe.cut_card_out  # a misdeal's replay after the cut card came out (Art. 2.1, 2.2)
         self.ended = False
         self.voided = False
         self._dealer: list[Card] = []
@@ -351,21 +351,32 @@ class Round:
 
     # -------------------------------------------------------------------------------------------
     # play decisions
-    def _turn(self, kind: str, box: int, hand: int | None, player: str | None) -> tuple[Hand, int, str]:
-        """The hand to act, checked against what was named; raises naming the rule."""
+    def _turn(
+        self, kind: str, box: int, hand: int | None, player: str | None, turn: op.AwaitDecision | None = None
+    ) -> tuple[Hand, int, str]:
+        """The hand to act (``turn``, else the pending decision), checked against what was named."""
         what = f"{kind} on box {box}" + (f" hand {hand}" if hand is not None else "")
-        if self.voided:
-            raise IllegalActionError(f"{what}: the round was voided")
-        if self.ended:
-            raise IllegalActionError(f"{what}: the round is over")
-        if isinstance(self.pending, op.AwaitInsurance):
-            raise IllegalActionError(f"{what}: insurance is still offered; close it first")
-        if not isinstance(self.pending, op.AwaitDecision):
+        if turn is None:
+            if self.voided:
+                raise IllegalActionError(f"{what}: the round was voided")
             named = self.hands.get(box)
-            if named and hand is not None and 0 <= hand < len(named) and named[hand].total == 21:
+            index = hand if hand is not None else 0
+            if (
+                not isinstance(self.pending, op.AwaitDecision)
+                and kind != "stand"
+                and named
+                and 0 <= index < len(named)
+                and named[index].total == 21
+                and named[index].outcome not in ("bonus", "bust")
+            ):
                 raise IllegalActionError(f"{what}: box {box} holds 21 and takes no more cards (online §4.4)")
-            raise IllegalActionError(f"{what}: the round waits for {describe_pending(self.pending)}")
-        turn = self.pending
+            if self.ended:
+                raise IllegalActionError(f"{what}: the round is over")
+            if isinstance(self.pending, op.AwaitInsurance):
+                raise IllegalActionError(f"{what}: insurance is still offered; close it first")
+            if not isinstance(self.pending, op.AwaitDecision):
+                raise IllegalActionError(f"{what}: the round waits for {describe_pending(self.pending)}")
+            turn = self.pending
         index = turn.hand if hand is None else hand
         hands = self.hands.get(box)
         if hands is None:
@@ -462,6 +473,9 @@ class Round:
         """The amount the deciding bettor adds; raises naming the rule."""
         target, _index, entitled = self._turn("double", box, hand, player)
         _raise(self._refuse_double(box, target))
+        return self._double_amount(box, target, entitled, amount)
+
+    def _double_amount(self, box: int, target: Hand, entitled: str, amount: object) -> Decimal:
         what = f"double on box {box}"
         rules = self.rules
         stake = target.stakes[entitled]
@@ -483,6 +497,20 @@ class Round:
         for bettor, other in target.stakes.items():
             exact(Fraction(other) * Fraction(value) / Fraction(stake), what=f"{what}: {bettor}'s matching stake")
         return value
+
+    def _least_double(self, target: Hand, decider_name: str) -> Decimal:
+        """The smallest double on offer: the full bet, or with ``double_for_less`` one unit of the bet's
+        last decimal place, where every other bettor's matching stake stays an exact decimal (Art. 13)."""
+        stake = target.stakes[decider_name]
+        if not self.rules.double_for_less:
+            return stake
+        for other in target.stakes.values():
+            try:
+                exact(Fraction(other) / Fraction(stake))
+            except ValueError:
+                return stake
+        exponent = stake.as_tuple().exponent
+        return Decimal(1).scaleb(min(0, exponent if isinstance(exponent, int) else 0))
 
     def verify_split(self, box: int, hand: int | None = None, player: str | None = None) -> None:
         target, _index, _ = self._turn("split", box, hand, player)
@@ -508,8 +536,6 @@ class Round:
         return _can(self.verify_surrender, box, hand, player)
 
     def _decide(self, kind: str, box: int, hand: int | None, player: str | None, amount: object = None) -> op.Decision:
-        if isinstance(self.pending, op.AwaitInsurance):
-            self.close_insurance()
         value: Decimal | None = None
         if kind == "hit":
             self.verify_hit(box, hand, player)
@@ -527,6 +553,35 @@ class Round:
         self._record(record)
         self._resume(record)
         return record
+
+    def first_turn(self) -> op.AwaitDecision | None:
+        """While insurance is offered: the decision that comes first if the dealer has no natural."""
+        for box in self.boxes:
+            if not self.hands[box][0].done:
+                return op.AwaitDecision(box, 0, self.decider(box))
+        return None
+
+    def verify_first_decision(
+        self, kind: str, box: int, hand: int | None = None, player: str | None = None, amount: object = None
+    ) -> None:
+        """While insurance is offered, refuse a first play decision that the rules refuse whatever the
+        hole card holds (a transcript's first decision closes the offer; TRANSCRIPT.md). Nothing here
+        depends on the dealer's face-down card."""
+        self._require(op.AwaitInsurance, f"{kind} on box {box}")
+        turn = self.first_turn()
+        if turn is None:
+            raise IllegalActionError(f"{kind} on box {box}: no hand waits for a decision (every box holds a natural)")
+        target, _index, entitled = self._turn(kind, box, hand, player, turn)
+        refusal = {
+            "hit": self._refuse_hit,
+            "stand": lambda _box, _hand: None,
+            "double": self._refuse_double,
+            "split": self._refuse_split,
+            "surrender": self._refuse_surrender,
+        }[kind](box, target)
+        _raise(refusal)
+        if kind == "double":
+            self._double_amount(box, target, entitled, amount)
 
     def hit(self, box: int, hand: int | None = None, player: str | None = None) -> op.Decision:
         """Take a card."""
@@ -571,8 +626,7 @@ class Round:
                 result.insert(0, op.LegalAction("hit", box, index, player))
             if self._refuse_double(box, target) is None:
                 stake = target.stakes[player]
-                low = Decimal("0.01") if self.rules.double_for_less else stake
-                result.append(op.LegalAction("double", box, index, player, min(low, stake), stake))
+                result.append(op.LegalAction("double", box, index, player, self._least_double(target, player), stake))
             if self._refuse_split(box, target) is None:
                 result.append(op.LegalAction("split", box, index, player))
             if self._refuse_surrender(box, target) is None:
@@ -581,7 +635,7 @@ class Round:
         if isinstance(pending, op.AwaitChore):
             return (op.LegalAction(pending.chore, 0),)
         if isinstance(pending, op.AwaitCard):
-            return (op.LegalAction("supply_card", 0),)
+            return (op.LegalAction("supply_card" if self.shoe.is_live else "void", 0),)
         if isinstance(pending, op.AwaitBets):
             return (op.LegalAction("bet", 0), op.LegalAction("deal", 0)) if self.bets else (op.LegalAction("bet", 0),)
         return ()
@@ -641,6 +695,8 @@ class Table:
         return cls(rules, Shoe.shuffled(rules.decks, cut, source))
 
     def new_shoe(self, shoe: Shoe) -> None:
+        if shoe.decks != self.rules.decks:
+            raise IllegalActionError(f"new shoe: it holds {shoe.decks} deck(s); the rules ask for {self.rules.decks}")
         if self.round is not None and not (self.round.ended or self.round.voided):
             raise IllegalActionError("new shoe: a round is in progress")
         self.shoe = shoe
