@@ -15,7 +15,7 @@ from rich.text import Text
 
 from croupier.baccarat.presets import baccarat_rules
 from croupier.baccarat.roads import Coup, Letter, render_roads, scoreboard
-from croupier.baccarat.rules import Rules, Spot
+from croupier.baccarat.rules import SPOT_LABELS, Rules, Spot
 from croupier.baccarat.state import (
     BaccaratTable,
     CardBurned,
@@ -34,14 +34,6 @@ from croupier.rng import RandomSource, SystemRandom, seeded
 from croupier.ruleset import parse_assignments
 
 YOU = "you"
-SPOT_LABELS: dict[Spot, str] = {
-    "player": "Player",
-    "banker": "Banker",
-    "tie": "Tie",
-    "player_pair": "Player pair",
-    "banker_pair": "Banker pair",
-    "lucky_6": "Lucky 6",
-}
 
 ROAD_LETTERS: dict[str, Letter] = {"banker": "B", "player": "P", "tie": "T"}
 

@@ -23,6 +23,15 @@ Shuffler = Literal["manual", "automatic"]
 Spot = Literal["player", "banker", "tie", "player_pair", "banker_pair", "lucky_6"]
 
 SPOTS: tuple[Spot, ...] = ("player", "banker", "tie", "player_pair", "banker_pair", "lucky_6")
+SPOT_LABELS: dict[Spot, str] = {
+    "player": "Player",
+    "banker": "Banker",
+    "tie": "Tie",
+    "player_pair": "Player pair",
+    "banker_pair": "Banker pair",
+    "lucky_6": "Lucky 6",
+}
+"""How each spot is named to people."""
 """Every betting spot (Art. 13; ``lucky_6``: 2018 amendment). A rule set offers :attr:`Rules.spots`."""
 
 MIN_CARDS_BEHIND_CUT_CARD = 12

@@ -14,7 +14,8 @@ from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 
 from croupier.cards import RANKS
-from croupier.errors import CroupierError
+from croupier.errors import CroupierError, MoneyError
+from croupier.money import exact
 
 __all__ = [
     "RANKS",
@@ -94,18 +95,10 @@ def decimal_text(value: Fraction, digits: int = SIGNIFICANT_DIGITS) -> str:
     """
     if value == 0:
         return "0"
-    den = value.denominator
-    twos = fives = 0
-    while den % 2 == 0:
-        den //= 2
-        twos += 1
-    while den % 5 == 0:
-        den //= 5
-        fives += 1
-    if den == 1:
-        places = max(twos, fives)
-        scaled = Decimal(value.numerator * 10**places // value.denominator).scaleb(-places)
-        return _plain(scaled)
+    try:
+        return _plain(exact(value))
+    except MoneyError:
+        pass
     with localcontext() as context:
         context.prec = digits
         context.rounding = ROUND_HALF_EVEN

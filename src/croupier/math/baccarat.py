@@ -41,6 +41,7 @@ from croupier.baccarat.rules import (
     BANKER_COMMISSION,
     LUCKY_6_THREE_CARDS,
     LUCKY_6_TWO_CARDS,
+    SPOT_LABELS,
     SUPER_6_PAYS,
     Rules,
     Spot,
@@ -412,15 +413,6 @@ def percent_text(value: Fraction, places: int = 4) -> str:
     return f"{sign}{whole}.{fraction:0{places}d}%"
 
 
-_SPOT_NAMES: Mapping[Spot, str] = {
-    "player": "Player",
-    "banker": "Banker",
-    "tie": "Tie",
-    "player_pair": "Player pair",
-    "banker_pair": "Banker pair",
-    "lucky_6": "Lucky 6",
-}
-
 _WIN_EVENT: Mapping[Spot, str] = {
     "player": "player",
     "banker": "banker",
@@ -470,5 +462,5 @@ def render_analysis(analysis: BaccaratAnalysis, console: Console | None = None) 
             wins = probabilities["banker_six_two_cards"] + probabilities["banker_six_three_cards"]
         else:
             wins = probabilities[_WIN_EVENT[spot]]
-        bets.add_row(_SPOT_NAMES[spot], pays_text(rules, spot), percent_text(wins), percent_text(edge))
+        bets.add_row(SPOT_LABELS[spot], pays_text(rules, spot), percent_text(wins), percent_text(edge))
     out.print(bets)
