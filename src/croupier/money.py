@@ -35,7 +35,7 @@ def parse_amount(raw: object, *, what: str = "amount") -> Decimal:
         raise MoneyError(f"{what} must be a number, got {raw!r}")
     if not value.is_finite():
         raise MoneyError(f"{what} {raw!r} is not a finite number")
-    if value != 0 and (value.adjusted() >= MAX_DIGITS or value.as_tuple().exponent < -MAX_PLACES):  # type: ignore[operator]
+    if value != 0 and (value.adjusted() >= MAX_DIGITS or value.normalize().as_tuple().exponent < -MAX_PLACES):  # type: ignore[operator]
         raise MoneyError(
             f"{what} {raw!r} is out of range: at most {MAX_DIGITS} digits before the point and {MAX_PLACES} after"
         )

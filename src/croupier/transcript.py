@@ -27,6 +27,8 @@ def load(text: str) -> dict[str, Any]:
         ) from None
     except ValueError as error:
         raise TranscriptError(f"transcript: {error}") from None
+    except RecursionError:
+        raise TranscriptError("transcript: the JSON is nested too deeply to be a transcript") from None
     if not isinstance(doc, dict):
         raise TranscriptError("transcript: the document must be a JSON object with game, rules, shoe and rounds")
     return doc

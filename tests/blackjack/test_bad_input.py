@@ -422,12 +422,6 @@ def test_amounts_in_refusals_are_exact() -> None:
     assert Decimal("0.55") * 2 == Decimal("1.1")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: legal_actions() offers insurance only if the exact half is a legal amount; a bet of "
-    "0.00000003 has a half with 9 places (parse_amount allows 8), so no insurance is offered although "
-    "can_insure(..., '0.00000001') is true",
-)
 def test_insurance_is_offered_whenever_some_insurance_is_legal() -> None:
     current = _dealt("macau-1983", "TH 6D AS KH", [("ana", 1, "0.00000003")])
     assert current.can_insure("ana", 1, "0.00000001")
@@ -436,22 +430,12 @@ def test_insurance_is_offered_whenever_some_insurance_is_legal() -> None:
     current.verify_insurance("ana", 1, offer.max_amount)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug in croupier.transcript.load: json.loads raises RecursionError on deeply nested JSON, which "
-    "escapes as 'croupier: internal error: RecursionError' with exit 70 instead of the one-line exit 2",
-)
 def test_deeply_nested_json_is_one_line_with_exit_2() -> None:
     nested = "[" * 100_000 + "]" * 100_000
     assert_one_line_error(replay(nested), "transcript")
     assert_one_line_error(replay('{"game": "blackjack", "rules": ' + nested + "}"), "transcript")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine message: insurance when the dealer shows no ace says 'the round waits for a decision on box 1 "
-    "hand 0 by ana' and names no rule (insurance only against an ace, Art. 8)",
-)
 def test_insurance_against_a_non_ace_names_art_8() -> None:
     bad = doc("macau-1983", "TH 9D 7S 2D TS", [act("insurance", player="ana", amount=50), act("stand")])
     assert_replays(_without(bad, 0))

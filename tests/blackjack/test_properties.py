@@ -642,11 +642,6 @@ def test_long_checked_play(rules: Rules, seed: int) -> None:
 # found by hand
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: to_transcript drops voided rounds, so the replay deals the voided round's cards to "
-    "the next round and gives another result; a transcript cannot record a void (Art. 2.1, RULES.md §5)",
-)
 def test_a_shoe_with_a_voided_round_replays_to_the_same_results_or_is_refused() -> None:
     rules = blackjack_rules("live-online")
     burns = ["2C", "3C", "4C", "5C", "6C", "7C"]

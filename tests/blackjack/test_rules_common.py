@@ -98,7 +98,7 @@ def test_blackjack_pays_3_to_2_and_the_ratio_is_a_parameter_art6_online_2_3() ->
 
 def test_insurance_is_offered_only_against_an_ace_art8() -> None:
     """Art. 8: insurance is offered when the dealer's up-card is an ace."""
-    with pytest.raises(TranscriptError, match="waits for a decision"):
+    with pytest.raises(TranscriptError, match=r"offered only when the dealer's up-card is an ace \(Art\. 8"):
         replay("macau-1983", "TH 9D 9S 2D 8S", actions=[act("insurance", player="ana", amount=50)])
 
 

@@ -214,3 +214,21 @@ def test_legal_actions_is_an_immutable_tuple_of_what_verifies() -> None:
     assert {a.kind for a in legal} == {"hit", "stand", "double", "surrender"}
     macau_ace = dealt_round("macau-1983", "6H 5D AS 2C")
     assert "surrender" not in {a.kind for a in macau_ace.legal_actions()}
+
+
+def test_a_transcript_records_a_misdeal_and_online_3_5_burns() -> None:
+    """Art. 2.1; online §3.5: ``misdeal_after_cards`` voids the deal after that many cards of the round,
+    ``burn_after_misdeal`` burns before the new deal; the bets stand."""
+    from croupier.blackjack.replay import replay_blackjack
+    from tests.blackjack.support import transcript
+
+    doc = transcript("live-online", "TH 9S 2H 3H 4H KH 7S QD TC", actions=[act("stand")])
+    doc["rounds"][0]["misdeal_after_cards"] = 8  # the 6 shoe-start burns, TH, 9S
+    doc["rounds"][0]["burn_after_misdeal"] = 3
+    result = replay_blackjack(doc)["rounds"][0]
+    assert result["burned"] == ["2H", "3H", "4H"]
+    assert hand(result)["cards"] == ["KH", "QD"]
+    assert result["net"] == {"ana": "100"}
+    doc["rounds"][0]["misdeal_after_cards"] = 30
+    with pytest.raises(TranscriptError, match=r"round 1, misdeal 1: the deal gives 10 card\(s\) before"):
+        replay_blackjack(doc)

@@ -16,7 +16,7 @@ from croupier.blackjack import actions as op
 from croupier.blackjack.hand import total
 from croupier.blackjack.presets import PRESETS, blackjack_rules
 from croupier.blackjack.rules import PARAMS, Rules
-from croupier.blackjack.state import Round, Table, describe_pending
+from croupier.blackjack.state import AUTOMATIONS, Round, Table, describe_pending
 from croupier.cards import Card, parse_cards
 from croupier.errors import CroupierError, TranscriptError
 from croupier.money import ZERO, format_amount
@@ -88,7 +88,9 @@ def play_round(table: Table, spec: object, number: int) -> Round:
             f"{where}: the cut card came out in round {number - 1}, the shoe's last round (Art. 2.2; online §3.2.2)"
         )
     seated = _seated(spec.get("seated"), where)
-    current = _at(where, lambda: table.new_round(seated))
+    misdeals = _misdeals(spec, where)
+    chores = AUTOMATIONS - {"burn", "deal"} if misdeals else None
+    current = _at(where, lambda: table.new_round(seated, automations=chores))
     bets = spec.get("bets")
     if not isinstance(bets, list) or not bets:
         raise TranscriptError(f"{where}: bets must be a non-empty list")
@@ -103,6 +105,22 @@ def play_round(table: Table, spec: object, number: int) -> Round:
             raise TranscriptError(f"{label}: a bet needs an amount")
         _at(label, partial(current.bet, player, box, bet["amount"]))
     _at(where, current.deal)
+    burn = spec.get("burn_after_misdeal", 0)
+    for number_of_misdeal, after in enumerate(misdeals, start=1):
+        label = f"{where}, misdeal {number_of_misdeal}"
+        while current.cards_drawn < after:
+            pending = current.pending
+            if not isinstance(pending, op.AwaitChore) or pending.chore not in ("burn", "deal"):
+                raise TranscriptError(
+                    f"{label}: the deal gives {current.cards_drawn} card(s) before {describe_pending(pending)}; "
+                    f"misdeal_after_cards is {after}"
+                )
+            _at(label, current.burn_card if pending.chore == "burn" else current.deal_card)
+            _check_cards(current, label)
+        current.void("misdeal (Art. 2.1)")
+        last = number_of_misdeal == len(misdeals)
+        current = _at(label, partial(table.replay_voided, current, burn, None if last else chores))
+        _at(label, current.deal)
     _check_cards(current, where)
     actions = spec.get("actions") or []
     if not isinstance(actions, list):
@@ -125,6 +143,20 @@ def play_round(table: Table, spec: object, number: int) -> Round:
             f"{where}: the transcript ends while the round waits for {describe_pending(current.pending)}"
         )
     return current
+
+
+def _misdeals(spec: Mapping[str, Any], where: str) -> list[int]:
+    """``misdeal_after_cards``: the deal was voided after so many cards of the round (Art. 2.1)."""
+    raw = spec.get("misdeal_after_cards")
+    burn = spec.get("burn_after_misdeal", 0)
+    if isinstance(burn, bool) or not isinstance(burn, int) or not 0 <= burn <= 10:
+        raise TranscriptError(f"{where}: burn_after_misdeal must be 0-10 cards (online §3.5 burns 3), got {burn!r}")
+    if raw is None:
+        return []
+    counts = raw if isinstance(raw, list) else [raw]
+    if not counts or any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in counts):
+        raise TranscriptError(f"{where}: misdeal_after_cards must be a count of cards (1 or more), or a list of them")
+    return [int(n) for n in counts]
 
 
 def _seated(raw: object, where: str) -> dict[int, str]:
@@ -283,5 +315,23 @@ def to_transcript(rules: Rules, cards: Sequence[Card], rounds: Sequence[Round], 
     doc["shoe"] = [str(card) for card in cards]
     if cut_card is not None:
         doc["cut_card"] = cut_card
-    doc["rounds"] = [round_spec(played) for played in rounds if not played.voided]
+    specs: list[dict[str, Any]] = []
+    voided: list[Round] = []
+    for played in rounds:
+        if played.voided:
+            voided.append(played)
+            continue
+        spec = round_spec(played)
+        if voided:
+            spec["misdeal_after_cards"] = [v.cards_drawn for v in voided]
+            burns = {following.extra_burns for following in [*voided[1:], played]}
+            if len(burns) > 1:
+                raise TranscriptError("transcript: misdeals with different burns in one round cannot be written")
+            if burns != {0}:
+                spec["burn_after_misdeal"] = burns.pop()
+            voided = []
+        specs.append(spec)
+    if voided:
+        raise TranscriptError("transcript: a voided round must be followed by its replay to be written")
+    doc["rounds"] = specs
     return doc

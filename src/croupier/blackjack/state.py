@@ -20,7 +20,7 @@ prints and never draws randomness: it is a function of its inputs.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Mapping
-from decimal import Decimal
+from decimal import ROUND_DOWN, Decimal
 from fractions import Fraction
 
 from croupier.blackjack import actions as op
@@ -30,7 +30,7 @@ from croupier.blackjack.hand import Hand, total
 from croupier.blackjack.rules import DOUBLE_TOTALS, Rules
 from croupier.cards import Card
 from croupier.errors import IllegalActionError
-from croupier.money import ZERO, exact, format_amount, half, parse_amount
+from croupier.money import MAX_PLACES, ZERO, exact, format_amount, half, parse_amount
 from croupier.rng import RandomSource
 from croupier.shoe import Shoe, place_cut_card
 
@@ -165,6 +165,11 @@ class Round:
 
     # -------------------------------------------------------------------------------------------
     # recording and driving the script
+    @property
+    def cards_drawn(self) -> int:
+        """Cards this round has taken from the shoe: burns, deals and void face-up cards."""
+        return sum(isinstance(o, op.CardBurned | op.CardDealt | op.CardVoided) for o in self.operations)
+
     def _record(self, operation: op.Operation) -> None:
         self.operations.append(operation)
 
@@ -270,9 +275,24 @@ class Round:
 
     # -------------------------------------------------------------------------------------------
     # insurance and even money (Art. 6, 8; online §2.5)
-    def verify_insurance(self, player: str, box: int, amount: object) -> Decimal:
-        what = f"insurance for {player} on box {box}"
+    def _require_offer(self, what: str, offer: str = "insurance", article: str = "Art. 8; online §2.5") -> None:
+        """Insurance and even money are open only while offered: after the deal, against an ace (Art. 8)."""
+        up = self.up_card
+        if (
+            not self.ended
+            and not self.voided
+            and not isinstance(self.pending, op.AwaitInsurance)
+            and up is not None
+            and up.rank != "A"
+        ):
+            raise IllegalActionError(
+                f"{what}: {offer} is offered only when the dealer's up-card is an ace ({article}); "
+                f"the dealer shows {up}"
+            )
         self._require(op.AwaitInsurance, what)
+
+    def _refuse_insurance(self, player: str, box: int, what: str) -> Decimal:
+        """The bettor's stake on ``box``, or raise why the bettor may not insure it now."""
         if self.rules.insurance_pays is None:
             raise IllegalActionError(f"{what}: {self.rules.preset} offers no insurance (insurance_pays=none)")
         stake = self._bettor_stake(player, box, what)
@@ -280,6 +300,12 @@ class Round:
             raise IllegalActionError(f"{what}: each bettor insures a box once (Art. 8); {player} already did")
         if (player, box) in self.even_money:
             raise IllegalActionError(f"{what}: {player} took even money on box {box} (Art. 6)")
+        return stake
+
+    def verify_insurance(self, player: str, box: int, amount: object) -> Decimal:
+        what = f"insurance for {player} on box {box}"
+        self._require_offer(what)
+        stake = self._refuse_insurance(player, box, what)
         value = parse_amount(amount, what=what)
         cap = half(stake)
         if value <= 0:
@@ -304,7 +330,7 @@ class Round:
 
     def verify_even_money(self, player: str, box: int) -> None:
         what = f"even money for {player} on box {box}"
-        self._require(op.AwaitInsurance, what)
+        self._require_offer(what, "even money", "Art. 6")
         if not self.rules.even_money:
             raise IllegalActionError(
                 f"{what}: {self.rules.preset} offers no even money (even_money=false); a natural may insure instead"
@@ -612,8 +638,16 @@ class Round:
             offers: list[op.LegalAction] = []
             for box in self.boxes:
                 for player, stake in self.bets[box].items():
-                    if self.can_insure(player, box, half(stake)):
-                        offers.append(op.LegalAction("insurance", box, None, player, None, half(stake)))
+                    try:
+                        self._refuse_insurance(player, box, "insurance")
+                    except IllegalActionError:
+                        pass
+                    else:
+                        cap = half(stake)
+                        least = Decimal(1).scaleb(-MAX_PLACES)
+                        if cap >= least:
+                            cap = cap.quantize(least, rounding=ROUND_DOWN)  # amounts carry MAX_PLACES places
+                            offers.append(op.LegalAction("insurance", box, None, player, least, cap))
                     if self.can_take_even_money(player, box):
                         offers.append(op.LegalAction("even_money", box, 0, player))
             offers.append(op.LegalAction("close_insurance", 0))
@@ -703,7 +737,13 @@ class Table:
         self.rounds_in_shoe = 0
         self.shoe_finished = False
 
-    def new_round(self, seated: Mapping[int, str] | None = None, *, extra_burns: int = 0) -> Round:
+    def new_round(
+        self,
+        seated: Mapping[int, str] | None = None,
+        *,
+        extra_burns: int = 0,
+        automations: frozenset[str] | None = None,
+    ) -> Round:
         """Open betting on the next round of this shoe (``extra_burns`` first: online §3.5's 3 after an error)."""
         if self.round is not None and not (self.round.ended or self.round.voided):
             raise IllegalActionError("new round: the current round is not settled")
@@ -717,17 +757,17 @@ class Table:
             first_of_shoe=self.shoe.position == 0,
             seated=seated,
             extra_burns=extra_burns,
-            automations=self.automations,
+            automations=self.automations if automations is None else automations,
             on_end=self._round_ended,
         )
         return self.round
 
-    def replay_voided(self, voided: Round, burn: int = 0) -> Round:
+    def replay_voided(self, voided: Round, burn: int = 0, automations: frozenset[str] | None = None) -> Round:
         """A voided round's bets, standing for a new deal (Art. 2.1); ``burn`` cards first (online §3.5)."""
         if not voided.voided:
             raise IllegalActionError("replay: the round was not voided")
         self.round = None
-        fresh = self.new_round(voided.seated, extra_burns=burn)
+        fresh = self.new_round(voided.seated, extra_burns=burn, automations=automations)
         for box, bets in voided.bets.items():
             for player, amount in bets.items():
                 fresh.bet(player, box, amount)
