@@ -62,14 +62,37 @@ class Hand:
     outcome: str | None = None
     settled: set[str] = field(default_factory=set)
     results: dict[str, str] = field(default_factory=dict)
+    _points: int = field(default=0, init=False, repr=False)
+    _ace: bool = field(default=False, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._count()
+
+    def _count(self) -> None:
+        self._points = sum(POINTS[card.rank] for card in self.cards)
+        self._ace = any(card.rank == "A" for card in self.cards)
+
+    def add(self, card: Card) -> None:
+        """A card to this hand (the engine's only way to change ``cards``)."""
+        self.cards.append(card)
+        self._points += POINTS[card.rank]
+        self._ace = self._ace or card.rank == "A"
+
+    def split_off(self) -> Card:
+        """Take the second card away for a new split hand."""
+        card = self.cards.pop()
+        self._count()
+        return card
 
     @property
     def total(self) -> int:
-        return total(self.cards)[0]
+        """The best total (Art. 4), kept as cards are added."""
+        points = self._points
+        return points + 10 if self._ace and points <= 11 else points
 
     @property
     def soft(self) -> bool:
-        return total(self.cards)[1]
+        return self._ace and self._points <= 11
 
     @property
     def natural(self) -> bool:

@@ -60,7 +60,7 @@ def _burn(rd: Round) -> Generator[op.Pending, object, None]:
 
 def _deal_to_box(rd: Round, box: int, index: int) -> Generator[op.Pending, object, None]:
     card = yield from _take(rd, "deal", box, index)
-    rd.hands[box][index].cards.append(card)
+    rd.hands[box][index].add(card)
     rd._record(op.CardDealt(card, box, index))
 
 
@@ -169,7 +169,7 @@ def _apply(rd: Round, decision: op.Decision, box: int, index: int) -> Script:
             rd._record(op.HandStood(box, index, "double"))
     elif kind == "split":
         aces = hand.cards[0].rank == "A"
-        moved = hand.cards.pop()
+        moved = hand.split_off()
         new = Hand([moved], {player: rd.bets[box][player] for player in hand.stakes}, True, aces)
         hand.from_split = True
         hand.split_aces = aces
