@@ -28,7 +28,9 @@ def total(cards: Sequence[Card]) -> tuple[int, bool]:
 
 def is_natural(cards: Sequence[Card]) -> bool:
     """An ace and a ten-value card as the first two cards (Art. 6)."""
-    return len(cards) == 2 and total(cards)[0] == 21
+    return len(cards) == 2 and POINTS[cards[0].rank] + POINTS[cards[1].rank] == 11 and (
+        cards[0].rank == "A" or cards[1].rank == "A"
+    )
 
 
 def is_678_suited(cards: Sequence[Card]) -> bool:
@@ -97,7 +99,7 @@ class Hand:
     @property
     def natural(self) -> bool:
         """Art. 6: a 21 on a split hand is not a blackjack."""
-        return not self.from_split and is_natural(self.cards)
+        return not self.from_split and len(self.cards) == 2 and self._ace and self._points == 11
 
     @property
     def busted(self) -> bool:
