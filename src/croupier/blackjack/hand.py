@@ -28,8 +28,10 @@ def total(cards: Sequence[Card]) -> tuple[int, bool]:
 
 def is_natural(cards: Sequence[Card]) -> bool:
     """An ace and a ten-value card as the first two cards (Art. 6)."""
-    return len(cards) == 2 and POINTS[cards[0].rank] + POINTS[cards[1].rank] == 11 and (
-        cards[0].rank == "A" or cards[1].rank == "A"
+    return (
+        len(cards) == 2
+        and POINTS[cards[0].rank] + POINTS[cards[1].rank] == 11
+        and (cards[0].rank == "A" or cards[1].rank == "A")
     )
 
 
