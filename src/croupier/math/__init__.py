@@ -1,6 +1,8 @@
-"""Exact game mathematics (issue 4): the odds and house edge of every bet, in integers and fractions.
+"""Exact game mathematics (issue 4): the odds and house edge of every bet.
 
-Results are :class:`int` and :class:`~fractions.Fraction`, never binary floating point. This package
+The baccarat analysis is exact in :class:`int` and :class:`~fractions.Fraction`. The blackjack
+analysis is an exact recursion whose probabilities are summed in float64 (relative error about
+1e-13; its module says why and how it is rounded); money is never a float anywhere. This package
 holds what the analyses share: the remaining cards of a shoe as 13 counts by rank (A, 2, …, 9, T, J,
 Q, K, the order of :data:`croupier.cards.RANKS`), the checks on such a composition, and the decimal
 text of an exact fraction. The games are in :mod:`croupier.math.baccarat` (and the blackjack analysis
