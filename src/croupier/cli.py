@@ -26,6 +26,7 @@ play_app = typer.Typer(help="Sit at a table in the terminal.", no_args_is_help=T
 app.add_typer(play_app, name="play")
 analyze_app = typer.Typer(help="Exact game mathematics: the odds and house edge of every bet.", no_args_is_help=True)
 app.add_typer(analyze_app, name="analyze")
+DECKS_HELP = "Analyse a shoe of N decks (1-10000) or 'inf' (default: the rules')."
 
 
 @analyze_app.command("baccarat")
@@ -52,6 +53,61 @@ def analyze_baccarat(
         sys.stdout.write(json.dumps(analysis_document(analysis), indent=2) + "\n")
     else:
         render_analysis(analysis)
+
+
+@analyze_app.command("blackjack")
+def analyze_blackjack(
+    rules: Annotated[str, typer.Option(help="Preset: macau-1983 or live-online.")] = "macau-1983",
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a rule: NAME=VALUE.")] = None,
+    decks: Annotated[
+        str | None,
+        typer.Option(metavar="N", help=DECKS_HELP),
+    ] = None,
+    remaining: Annotated[
+        str | None,
+        typer.Option(
+            metavar="COUNTS",
+            help="Cards left of each rank A,2,...,9,T,J,Q,K: 13 comma-separated counts (default: a full shoe).",
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
+) -> None:
+    """Exact EV, SD and composition-dependent strategy of one blackjack round from the shoe."""
+    from croupier.math.blackjack import analysis_document, analyze_from_options, render_analysis
+
+    try:
+        analysis = analyze_from_options(rules, set_ or [], decks, remaining)
+    except CroupierError as error:
+        fail(str(error))
+    if as_json:
+        sys.stdout.write(json.dumps(analysis_document(analysis), indent=2) + "\n")
+    else:
+        render_analysis(analysis)
+
+
+@app.command()
+def strategy(
+    rules: Annotated[str, typer.Option(help="Preset: macau-1983 or live-online.")] = "macau-1983",
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a rule: NAME=VALUE.")] = None,
+    decks: Annotated[str | None, typer.Option(metavar="N", help=DECKS_HELP)] = None,
+    out: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="Also write the chart to FILE.png, FILE.svg or FILE.html.")
+    ] = None,
+) -> None:
+    """The basic strategy chart of a blackjack rule set (hard, soft, pairs by up-card), from the exact analysis."""
+    from croupier.math.blackjack import analyze_from_options
+    from croupier.math.strategy import ChartError, check_target, render_chart, strategy_chart, write_chart
+
+    try:
+        if out is not None:
+            check_target(out)
+        chart = strategy_chart(analyze_from_options(rules, set_ or [], decks))
+        written = None if out is None else write_chart(chart, out)
+    except (CroupierError, ChartError) as error:
+        fail(str(error))
+    render_chart(chart)
+    if written is not None:
+        sys.stdout.write(f"Chart written to {written}\n")
 
 
 def fail(message: str) -> None:

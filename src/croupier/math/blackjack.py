@@ -58,13 +58,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from rich.console import Console
-from rich.table import Table
 
+from croupier.blackjack.presets import blackjack_rules
 from croupier.blackjack.rules import DOUBLE_TOTALS, Rules
 from croupier.errors import RulesError
-from croupier.math import CompositionError
+from croupier.math import CompositionError, check_composition, parse_remaining
 from croupier.math import bj_kernels as kernels
 from croupier.math.bj_tables import VALUES, compositions, dealer_table
+from croupier.ruleset import parse_assignments
 
 DIGITS = 10
 """Decimal places (of one unit of initial bet) of the reported EV, house edge and SD."""
@@ -322,6 +323,39 @@ def analyze_blackjack(
     return _assemble(rules, number, counts, shoe, infinite, ev, m2, nat)
 
 
+def analyze_from_options(
+    preset: str, assignments: Sequence[str], decks: str | None = None, remaining: str | None = None
+) -> BlackjackAnalysis:
+    """The command line's reading: ``--rules``, each ``--set NAME=VALUE``, ``--decks`` and ``--remaining``.
+
+    ``decks`` may be given as ``--decks N`` or ``--set decks=N``: a table deals from 1 to 8 decks
+    (Art. 1), but the analysis takes any shoe of 1 to 10000 decks or ``inf``. A value a table may use
+    also becomes the rules' ``decks``; a larger one, or ``inf``, is the analysed shoe alone.
+    ``remaining`` is 13 counts by rank (A, 2, …, 9, T, J, Q, K) of the cards left in the rules' shoe.
+    """
+    overrides: dict[str, object] = dict(parse_assignments(list(assignments)))
+    from_set = overrides.pop("decks", None)
+    if from_set is not None and decks is not None:
+        raise CompositionError("decks: give it once, as --decks or as --set decks=..., not both")
+    text = decks if decks is not None else from_set
+    number = None if text is None else parse_decks(str(text))
+    if number is not None and number != math.inf and int(number) <= _TABLE_DECKS:
+        overrides["decks"] = str(int(number))
+    rules = blackjack_rules(preset, overrides)
+    if remaining is None:
+        return analyze_blackjack(rules, decks=number)
+    if number is not None and (number == math.inf or int(number) > _TABLE_DECKS):
+        raise CompositionError(
+            f"remaining: a composition is the cards left in the table's shoe of 1-{_TABLE_DECKS} decks, not of {text}"
+        )
+    counts = check_composition(parse_remaining(remaining), decks=rules.decks, min_cards=0)
+    return analyze_blackjack(rules, composition=counts)
+
+
+_TABLE_DECKS = 8
+"""The most decks a table deals from (Art. 1; online §1.6): the bound of the rules' own ``decks``."""
+
+
 def dealer_outcomes(
     dealer_hits_soft_17: bool, *, decks: int | float | None = None, composition: Sequence[int] | None = None
 ) -> dict[str, dict[str, float]]:
@@ -526,7 +560,7 @@ def shoe_text(analysis: BlackjackAnalysis) -> str:
 def analysis_document(analysis: BlackjackAnalysis) -> dict[str, Any]:
     """The ``--json`` document: EV, house edge and SD per initial unit, the rules, the strategy, insurance."""
     rules = analysis.rules
-    described = rules.describe()
+    described: dict[str, Any] = {"preset": rules.preset, **rules.describe()}
     if analysis.decks is not None:
         described["decks"] = "inf" if analysis.decks == math.inf else str(analysis.decks)
     elif analysis.counts is not None:
@@ -590,10 +624,6 @@ def analysis_document(analysis: BlackjackAnalysis) -> dict[str, Any]:
     }
 
 
-_LETTER = {"stand": "S", "hit": "H", "double": "D", "split": "P", "surrender": "R"}
-_STYLE = {"S": "bold white", "H": "white", "D": "bold green", "P": "bold cyan", "R": "bold red"}
-
-
 def render_analysis(analysis: BlackjackAnalysis, console: Console | None = None) -> None:
     """Print the EV, SD and insurance, then the strategy as charts (hard, soft, pairs × up-card)."""
     out = console or Console(highlight=False)
@@ -611,29 +641,6 @@ def render_analysis(analysis: BlackjackAnalysis, console: Console | None = None)
         )
     if ins.even_money_offered:
         out.print(f"Even money: worth 1; declining is worth {ins.even_money_ev:.4f}")
-    ups = [VALUE_NAMES[u] for u in UP_ORDER]
-    cells = {(c.kind, c.label, c.up): c for c in analysis.chart}
-    sections = (
-        ("Hard totals", "hard", [str(t) for t in range(5, 21)]),
-        ("Soft totals", "soft", [f"soft {t}" for t in range(13, 21)]),
-        ("Pairs", "pair", [f"{n},{n}" for n in ("A", *VALUE_NAMES[1:])]),
-    )
-    for title, kind, labels in sections:
-        table = Table(title=f"{title} (S stand, H hit, D double, P split, R surrender; * some cards play otherwise)")
-        table.add_column("hand")
-        for up in ups:
-            table.add_column(up, justify="center")
-        for label in labels:
-            row = [label]
-            present = False
-            for up in ups:
-                cell = cells.get((kind, label, up))
-                if cell is None:
-                    row.append("")
-                    continue
-                present = True
-                letter = _LETTER[cell.best]
-                row.append(f"[{_STYLE[letter]}]{letter}[/]" + ("*" if cell.exceptions else ""))
-            if present:
-                table.add_row(*row)
-        out.print(table)
+    from croupier.math.strategy import render_chart, strategy_chart  # the chart module builds on this one
+
+    render_chart(strategy_chart(analysis), out, header=False)

@@ -1,0 +1,371 @@
+"""Strategy charts (issue 4, item 3): the basic strategy of a rule set as a player or a regulator reads it.
+
+The chart is built from the exact analysis (:func:`croupier.math.blackjack.analyze_blackjack`): for
+each two-card hand total (hard, soft) and each pair against each up-card, the option of highest
+expectation over the two-card hands of that total, weighted by their probabilities. A double, a
+surrender or a split is printed with its fallback, the better of the plays that remain when it is not
+allowed (after a hit, after a split, when the hands are at the split limit): ``Dh`` double, else hit;
+``Ds`` double, else stand; ``Rh``/``Rs``/``Rp`` surrender, else hit, stand or split; ``Ph``/``Ps``
+split, else hit or stand. A cell marked ``*`` has two-card hands that play otherwise (the strategy is
+composition-dependent); they are listed under the chart.
+
+The same chart is printed in the terminal (rich), written as a self-contained HTML page, or drawn
+(matplotlib, no screen needed) as a one-page PNG or SVG to print.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from croupier.blackjack.presets import PRESETS
+from croupier.errors import CroupierError
+from croupier.math.blackjack import UP_ORDER, VALUE_NAMES, BlackjackAnalysis, HandResult, shoe_text
+
+FORMATS = ("png", "svg", "html")
+"""The picture formats :func:`write_chart` writes, by the file name's suffix."""
+
+_LETTER = {"stand": "S", "hit": "H", "double": "D", "split": "P", "surrender": "R"}
+_PLAY = {"S": "stand", "H": "hit", "D": "double", "P": "split", "R": "surrender"}
+_FALLBACK_FROM = {
+    "double": ("hit", "stand"),
+    "split": ("hit", "stand"),
+    "surrender": ("hit", "stand", "split"),
+}
+
+# Cell colours by the first letter: dark text on light fills (WCAG AA for black text on each), and
+# each fill also distinguishable in greyscale print by the code written in it.
+FILL = {"S": "#f6d55c", "H": "#ffffff", "D": "#7cc47f", "P": "#8ec5f0", "R": "#f2a7a7"}
+"""Background colour of a chart cell by its action's letter."""
+
+LEGEND = (
+    ("S", "stand"),
+    ("H", "hit"),
+    ("Dh", "double, else hit"),
+    ("Ds", "double, else stand"),
+    ("P", "split"),
+    ("Ph", "split, else hit"),
+    ("Ps", "split, else stand"),
+    ("Rh", "surrender, else hit"),
+    ("Rs", "surrender, else stand"),
+    ("Rp", "surrender, else split"),
+)
+
+
+class ChartError(CroupierError):
+    """A strategy chart cannot be written where or as asked."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One hand against one up-card: the printed code (``"Dh"``), the best play and its fallback, the
+    EV of the best play per initial unit, and the two-card hands that play otherwise."""
+
+    code: str
+    best: str
+    fallback: str | None
+    ev: float
+    exceptions: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Section:
+    """Hard totals, soft totals or pairs: rows of (hand label, one cell per up-card or None)."""
+
+    title: str
+    kind: str
+    rows: tuple[tuple[str, tuple[Cell | None, ...]], ...]
+
+
+@dataclass(frozen=True)
+class StrategyChart:
+    """A rule set's strategy chart, ready to print or draw."""
+
+    title: str
+    details: tuple[str, ...]
+    ups: tuple[str, ...]
+    sections: tuple[Section, ...]
+    exceptions: tuple[str, ...]
+
+
+def rules_changed(analysis: BlackjackAnalysis) -> dict[str, str]:
+    """The parameters of the analysed rules that differ from their preset, as the user writes them."""
+    rules = analysis.rules
+    base = PRESETS[rules.preset].describe()
+    return {name: value for name, value in rules.describe().items() if base.get(name) != value}
+
+
+def _code(best: str, ev: dict[str, float]) -> tuple[str, str | None]:
+    letter = _LETTER[best]
+    candidates = [name for name in _FALLBACK_FROM.get(best, ()) if name in ev]
+    if not candidates:
+        return letter, None
+    fallback = max(candidates, key=lambda name: ev[name])
+    return letter + _LETTER[fallback].lower(), fallback
+
+
+def _rows(kind: str) -> list[str]:
+    if kind == "hard":
+        return [str(total) for total in range(5, 21)]
+    if kind == "soft":
+        return [f"soft {total}" for total in range(13, 21)]
+    return [f"{name},{name}" for name in ("A", *VALUE_NAMES[1:])]
+
+
+def _hand_exception(hand: HandResult, best: str) -> str:
+    suited = "" if hand.suited is None else (" suited" if hand.suited else " unsuited")
+    return f"{hand.cards}{suited} against {hand.up}: {hand.best} (not {best})"
+
+
+def strategy_chart(analysis: BlackjackAnalysis) -> StrategyChart:
+    """The chart of ``analysis``: hard totals, soft totals and pairs against every up-card (2–9, T, A)."""
+    ups = tuple(VALUE_NAMES[u] for u in UP_ORDER)
+    by_cell: dict[tuple[str, str, str], list[HandResult]] = {}
+    for hand in analysis.hands:
+        by_cell.setdefault((hand.kind, hand.label, hand.up), []).append(hand)
+    chart_cells = {(cell.kind, cell.label, cell.up): cell for cell in analysis.chart}
+    sections: list[Section] = []
+    exceptions: list[str] = []
+    for title, kind in (("Hard totals", "hard"), ("Soft totals", "soft"), ("Pairs", "pair")):
+        rows: list[tuple[str, tuple[Cell | None, ...]]] = []
+        for label in _rows(kind):
+            cells: list[Cell | None] = []
+            for up in ups:
+                found = chart_cells.get((kind, label, up))
+                if found is None:
+                    cells.append(None)
+                    continue
+                ev = dict(found.ev)
+                code, fallback = _code(found.best, ev)
+                others = tuple(
+                    _hand_exception(hand, found.best)
+                    for hand in by_cell.get((kind, label, up), [])
+                    if hand.best != found.best
+                )
+                exceptions.extend(others)
+                cells.append(Cell(code, found.best, fallback, ev[found.best], others))
+            if any(cell is not None for cell in cells):
+                rows.append((label, tuple(cells)))
+        sections.append(Section(title, kind, tuple(rows)))
+    rules = analysis.rules
+    changed = rules_changed(analysis)
+    details = [
+        f"Shoe: {shoe_text(analysis)}. "
+        f"Expected value {100 * analysis.ev:.4f}% of the initial bet (house edge {100 * analysis.house_edge:.4f}%).",
+        "Rules: the preset"
+        + (" with " + ", ".join(f"{name}={value}" for name, value in changed.items()) if changed else "")
+        + ".",
+        "Composition-dependent strategy from the exact analysis; split hands play as the same cards unsplit.",
+    ]
+    return StrategyChart(
+        title=f"Blackjack strategy: {rules.preset}",
+        details=tuple(details),
+        ups=ups,
+        sections=tuple(sections),
+        exceptions=tuple(exceptions),
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# the terminal
+
+_STYLE = {"S": "bold black on #f6d55c", "H": "black on white", "D": "bold black on #7cc47f"}
+_STYLE |= {"P": "bold black on #8ec5f0", "R": "bold black on #f2a7a7"}
+
+
+def render_chart(chart: StrategyChart, console: Console | None = None, *, header: bool = True) -> None:
+    """Print ``chart`` as three tables (hard, soft, pairs), the legend and the exceptions."""
+    out = console or Console(highlight=False)
+    if header:
+        out.print(f"[bold]{chart.title}[/]")
+        for line in chart.details:
+            out.print(line)
+    for section in chart.sections:
+        table = Table(title=section.title, title_justify="left")
+        table.add_column("hand")
+        for up in chart.ups:
+            table.add_column(up, justify="center")
+        for label, cells in section.rows:
+            row = [label]
+            for cell in cells:
+                if cell is None:
+                    row.append("")
+                else:
+                    mark = "*" if cell.exceptions else ""
+                    row.append(f"[{_STYLE[cell.code[0]]}] {cell.code:<2} [/]{mark}")
+            table.add_row(*row)
+        out.print(table)
+    out.print("  ".join(f"{code} {meaning}" for code, meaning in LEGEND) + "; * some two-card hands play otherwise")
+    if chart.exceptions:
+        out.print("Hands that play otherwise than their cell:")
+        for line in chart.exceptions:
+            out.print(f"  {line}")
+
+
+# --------------------------------------------------------------------------------------------------
+# files
+
+
+def check_target(path: str | os.PathLike[str]) -> Path:
+    """``path`` as a file a chart can be written to (a known suffix, in a folder that exists), or
+    :class:`ChartError` naming what is wrong; checked before any work is done."""
+    target = Path(path)
+    suffix = target.suffix.lower().lstrip(".")
+    if suffix not in FORMATS:
+        raise ChartError(f"--out {target}: a chart is written as {', '.join('.' + f for f in FORMATS)}")
+    if not target.parent.is_dir():
+        raise ChartError(f"--out {target}: the folder {target.parent} does not exist")
+    if target.is_dir():
+        raise ChartError(f"--out {target}: is a folder")
+    return target
+
+
+def write_chart(chart: StrategyChart, path: str | os.PathLike[str]) -> Path:
+    """Write ``chart`` to ``path`` as PNG, SVG or HTML (by its suffix), whole or not at all."""
+    target = check_target(path)
+    suffix = target.suffix.lower().lstrip(".")
+    folder = target.parent
+    data = chart_html(chart).encode() if suffix == "html" else _picture(chart, suffix)
+    try:
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".part")
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(data)
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        raise ChartError(f"--out {target}: cannot write it: {error.strerror}") from None
+    return target
+
+
+def chart_html(chart: StrategyChart) -> str:
+    """A self-contained HTML page of ``chart`` (no script, no outside asset), laid out to print on A4."""
+    e = html.escape
+    parts = [
+        "<!doctype html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{e(chart.title)}</title>",
+        "<style>",
+        "body{font-family:system-ui,sans-serif;color:#111;background:#fff;margin:1.5rem}",
+        "h1{font-size:1.3rem;margin:0 0 .3rem}p{margin:.15rem 0;font-size:.85rem}",
+        ".charts{display:flex;flex-wrap:wrap;gap:1.2rem;margin-top:.8rem}",
+        "table{border-collapse:collapse;font-size:.85rem}caption{font-weight:600;text-align:left;padding:.2rem 0}",
+        "th,td{border:1px solid #555;padding:.15rem .35rem;text-align:center;min-width:1.8rem}",
+        "th[scope=row]{text-align:left;background:#eee}thead th{background:#333;color:#fff}",
+        *(f"td.{letter}{{background:{colour}}}" for letter, colour in FILL.items()),
+        "td sup{font-size:.7em}ul{font-size:.8rem;columns:2}",
+        "@media print{body{margin:0}@page{size:A4;margin:12mm}}",
+        "</style></head><body>",
+        f"<h1>{e(chart.title)}</h1>",
+        *(f"<p>{e(line)}</p>" for line in chart.details),
+        '<div class="charts">',
+    ]
+    for section in chart.sections:
+        parts.append(f"<table><caption>{e(section.title)}</caption><thead><tr><th>hand</th>")
+        parts.extend(f'<th scope="col">{e(up)}</th>' for up in chart.ups)
+        parts.append("</tr></thead><tbody>")
+        for label, cells in section.rows:
+            parts.append(f'<tr><th scope="row">{e(label)}</th>')
+            for up, cell in zip(chart.ups, cells, strict=True):
+                if cell is None:
+                    parts.append("<td></td>")
+                    continue
+                tip = f"{label} against {up}: {_PLAY[cell.code[0]]}, EV {cell.ev:+.4f}"
+                mark = "<sup>*</sup>" if cell.exceptions else ""
+                parts.append(f'<td class="{cell.code[0]}" title="{e(tip)}">{e(cell.code)}{mark}</td>')
+            parts.append("</tr>")
+        parts.append("</tbody></table>")
+    parts.append("</div>")
+    parts.append("<p>" + e("; ".join(f"{code}: {meaning}" for code, meaning in LEGEND)) + "; * see below.</p>")
+    if chart.exceptions:
+        parts.append("<p>Two-card hands that play otherwise than their cell:</p><ul>")
+        parts.extend(f"<li>{e(line)}</li>" for line in chart.exceptions)
+        parts.append("</ul>")
+    parts.append("</body></html>\n")
+    return "\n".join(parts)
+
+
+def _picture(chart: StrategyChart, fmt: str) -> bytes:
+    """The chart drawn on one A4 page with matplotlib (Agg: no screen), as PNG or SVG bytes."""
+    import io
+
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Rectangle
+
+    figure = Figure(figsize=(8.27, 11.69), dpi=150)
+    axes = figure.add_axes((0.0, 0.0, 1.0, 1.0))
+    columns = len(chart.ups) + 1
+    rows_total = sum(len(section.rows) + 2 for section in chart.sections)
+    notes = _notes(chart)
+    details = [line for text in chart.details for line in _wrap(text, 110)]
+    height_units = rows_total + len(details) + 3 + len(notes) + math.ceil(len(chart.exceptions) / 2)
+    cell_w, cell_h = 1.0, 1.0
+    label_w = 2.2
+    width_units = label_w + (columns - 1) * cell_w
+    axes.set_xlim(-1.0, width_units + 1.0)
+    axes.set_ylim(height_units + 1.0, -1.0)
+    axes.set_axis_off()
+    size = 8.5
+    y = 0.0
+    axes.text(0, y, chart.title, fontsize=14, fontweight="bold", va="top")
+    y += 1.3
+    for line in details:
+        axes.text(0, y, line, fontsize=7, va="top")
+        y += 0.8
+    y += 0.3
+    for section in chart.sections:
+        axes.text(0, y + 0.5, section.title, fontsize=size + 1, fontweight="bold", va="center")
+        y += 1.0
+        axes.add_patch(Rectangle((0, y), width_units, cell_h, facecolor="#333333", edgecolor="#555555"))
+        axes.text(0.1, y + 0.5, "hand", color="white", fontsize=size, va="center")
+        for i, up in enumerate(chart.ups):
+            x = label_w + i * cell_w
+            axes.text(x + cell_w / 2, y + 0.5, up, color="white", fontsize=size, ha="center", va="center")
+        y += cell_h
+        for label, cells in section.rows:
+            axes.add_patch(Rectangle((0, y), label_w, cell_h, facecolor="#eeeeee", edgecolor="#555555", lw=0.5))
+            axes.text(0.1, y + 0.5, label, fontsize=size, va="center")
+            for i, cell in enumerate(cells):
+                x = label_w + i * cell_w
+                fill = "#ffffff" if cell is None else FILL[cell.code[0]]
+                axes.add_patch(Rectangle((x, y), cell_w, cell_h, facecolor=fill, edgecolor="#555555", lw=0.5))
+                if cell is not None:
+                    text = cell.code + ("*" if cell.exceptions else "")
+                    axes.text(x + cell_w / 2, y + 0.5, text, fontsize=size, ha="center", va="center")
+            y += cell_h
+    y += 0.4
+    for line in notes:
+        axes.text(0, y, line, fontsize=6, va="top")
+        y += 0.75
+    half = math.ceil(len(chart.exceptions) / 2)
+    for index, line in enumerate(chart.exceptions):
+        column, row = divmod(index, half)
+        axes.text(column * width_units / 2, y + row * 0.75, line, fontsize=6, va="top")
+    buffer = io.BytesIO()
+    metadata = {"Creator": "croupier"} if fmt == "png" else {"Creator": "croupier", "Date": None}
+    figure.savefig(buffer, format=fmt, metadata=metadata)
+    return buffer.getvalue()
+
+
+def _notes(chart: StrategyChart) -> list[str]:
+    legend = "; ".join(f"{code} {meaning}" for code, meaning in LEGEND) + "; * see below"
+    lines = _wrap(legend, 130)
+    if chart.exceptions:
+        lines.append("Two-card hands that play otherwise than their cell:")
+    return lines
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, width)
