@@ -144,7 +144,7 @@ def test_files(macau_chart: StrategyChart, tmp_path: Path, suffix: str, start: b
 def test_html_page_is_self_contained(macau_chart: StrategyChart) -> None:
     page = chart_html(macau_chart)
     assert "http" not in page and "<script" not in page
-    assert page.count("<table>") == 3
+    assert page.count('<table class="chart">') == 3
     assert 'title="16 against T: surrender' in page
 
 

@@ -247,31 +247,26 @@ def write_chart(chart: StrategyChart, path: str | os.PathLike[str]) -> Path:
     return target
 
 
-def chart_html(chart: StrategyChart) -> str:
-    """A self-contained HTML page of ``chart`` (no script, no outside asset), laid out to print on A4."""
-    e = html.escape
-    parts = [
-        "<!doctype html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{e(chart.title)}</title>",
-        "<style>",
-        "body{font-family:system-ui,sans-serif;color:#111;background:#fff;margin:1.5rem}",
-        "h1{font-size:1.3rem;margin:0 0 .3rem}p{margin:.15rem 0;font-size:.85rem}",
+CHART_CSS = "\n".join(
+    (
         ".charts{display:flex;flex-wrap:wrap;gap:1.2rem;margin-top:.8rem}",
-        "table{border-collapse:collapse;font-size:.85rem}caption{font-weight:600;text-align:left;padding:.2rem 0}",
-        "th,td{border:1px solid #555;padding:.15rem .35rem;text-align:center;min-width:1.8rem}",
-        "th[scope=row]{text-align:left;background:#eee}thead th{background:#333;color:#fff}",
-        *(f"td.{letter}{{background:{colour}}}" for letter, colour in FILL.items()),
-        "td sup{font-size:.7em}ul{font-size:.8rem;columns:2}",
-        "@media print{body{margin:0}@page{size:A4;margin:12mm}}",
-        "</style></head><body>",
-        f"<h1>{e(chart.title)}</h1>",
-        *(f"<p>{e(line)}</p>" for line in chart.details),
-        '<div class="charts">',
-    ]
+        "table.chart{border-collapse:collapse;font-size:.85rem}",
+        "table.chart caption{font-weight:600;text-align:left;padding:.2rem 0}",
+        "table.chart th,table.chart td{border:1px solid #555;padding:.15rem .35rem;text-align:center;min-width:1.8rem}",
+        "table.chart th[scope=row]{text-align:left;background:#eee}table.chart thead th{background:#333;color:#fff}",
+        *(f"table.chart td.{letter}{{background:{colour}}}" for letter, colour in FILL.items()),
+        "table.chart td sup{font-size:.7em}ul.exceptions{font-size:.8rem;columns:2}",
+    )
+)
+"""The style of :func:`chart_body`, for a page that embeds the chart."""
+
+
+def chart_body(chart: StrategyChart) -> str:
+    """The three chart tables, the legend and the exceptions as an HTML fragment (style: :data:`CHART_CSS`)."""
+    e = html.escape
+    parts = ['<div class="charts">']
     for section in chart.sections:
-        parts.append(f"<table><caption>{e(section.title)}</caption><thead><tr><th>hand</th>")
+        parts.append(f'<table class="chart"><caption>{e(section.title)}</caption><thead><tr><th>hand</th>')
         parts.extend(f'<th scope="col">{e(up)}</th>' for up in chart.ups)
         parts.append("</tr></thead><tbody>")
         for label, cells in section.rows:
@@ -288,10 +283,31 @@ def chart_html(chart: StrategyChart) -> str:
     parts.append("</div>")
     parts.append("<p>" + e("; ".join(f"{code}: {meaning}" for code, meaning in LEGEND)) + "; * see below.</p>")
     if chart.exceptions:
-        parts.append("<p>Two-card hands that play otherwise than their cell:</p><ul>")
+        parts.append('<p>Two-card hands that play otherwise than their cell:</p><ul class="exceptions">')
         parts.extend(f"<li>{e(line)}</li>" for line in chart.exceptions)
         parts.append("</ul>")
-    parts.append("</body></html>\n")
+    return "\n".join(parts)
+
+
+def chart_html(chart: StrategyChart) -> str:
+    """A self-contained HTML page of ``chart`` (no script, no outside asset), laid out to print on A4."""
+    e = html.escape
+    parts = [
+        "<!doctype html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{e(chart.title)}</title>",
+        "<style>",
+        "body{font-family:system-ui,sans-serif;color:#111;background:#fff;margin:1.5rem}",
+        "h1{font-size:1.3rem;margin:0 0 .3rem}p{margin:.15rem 0;font-size:.85rem}",
+        CHART_CSS,
+        "@media print{body{margin:0}@page{size:A4;margin:12mm}}",
+        "</style></head><body>",
+        f"<h1>{e(chart.title)}</h1>",
+        *(f"<p>{e(line)}</p>" for line in chart.details),
+        chart_body(chart),
+        "</body></html>\n",
+    ]
     return "\n".join(parts)
 
 
