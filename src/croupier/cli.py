@@ -110,6 +110,38 @@ def strategy(
         sys.stdout.write(f"Chart written to {written}\n")
 
 
+@app.command()
+def report(
+    rules: Annotated[str, typer.Option(help="Preset: macau-1983, live-online (blackjack) or macau (baccarat).")],
+    out: Annotated[Path, typer.Option(metavar="FILE.html", help="Where to write the par sheet.")],
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a rule: NAME=VALUE.")] = None,
+) -> None:
+    """Write the par sheet of a rule set: rules, exact house edges, rule effects, strategy, simulation."""
+    import shlex
+
+    from croupier.report import baccarat_report, blackjack_report, check_target, game_of, render_html, write_text
+
+    try:
+        target = check_target(out)
+        build = blackjack_report if game_of(rules) == "blackjack" else baccarat_report
+        document = build(rules, set_ or [], progress=_progress)
+        command = "croupier report " + shlex.join(
+            ["--rules", rules, *(f"--set={a}" for a in set_ or []), "--out", out.name]
+        )
+        write_text(target, render_html(document, command))
+    except CroupierError as error:
+        fail(str(error))
+    _progress("")
+    sys.stdout.write(f"Par sheet written to {target}\n")
+
+
+def _progress(step: str) -> None:
+    """A long command's current step, on stderr when it is a terminal."""
+    if sys.stderr.isatty():
+        sys.stderr.write(f"\r\033[K  {step}")
+        sys.stderr.flush()
+
+
 def fail(message: str) -> None:
     """One line to stderr, exit status 2."""
     sys.stderr.write(message.replace("\n", " ") + "\n")

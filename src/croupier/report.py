@@ -1,0 +1,624 @@
+"""The par sheet (issue 5, item 4): the document a regulator asks for, for one rule set.
+
+``croupier report --rules PRESET [--set NAME=VALUE …] --out report.html`` writes one self-contained
+HTML page (inline SVG plots drawn with matplotlib, no script, no outside asset, A4 print style):
+
+- the rules, every parameter with its value, the preset's value where it differs, and its article;
+- the exact house edge of every bet (blackjack: the exact combinatorial analysis; baccarat: exact
+  counts), with the standard deviation;
+- the effect of each rule parameter against the rule set, one changed at a time (exact);
+- blackjack: the strategy chart the edge assumes, and the EV by dealer up-card;
+- a simulation confirming the analysis (continuous shuffle: the simulated EV against the exact one,
+  in standard errors), the hit frequencies, and the cut-card effect (the same rules dealt from a real
+  shoe with its cut card and burns, against the continuous shuffle).
+
+Analysis figures are exact (baccarat) or exact recursions summed in float64 (blackjack, about 1e-13);
+simulated figures carry their standard error.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import math
+import os
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from croupier import __version__
+from croupier.errors import CroupierError
+from croupier.ruleset import Param, parse_assignments
+
+PRESET_GAMES = {"macau-1983": "blackjack", "live-online": "blackjack", "macau": "baccarat"}
+"""Every preset of RULES.md and its game."""
+
+
+class ReportError(CroupierError):
+    """A par sheet cannot be made as asked."""
+
+
+# --------------------------------------------------------------------------------------------------
+# the document model
+
+
+@dataclass
+class Table:
+    """A table of the report: a caption, column heads, rows of cells (text), and a note under it."""
+
+    caption: str
+    heads: Sequence[str]
+    rows: Sequence[Sequence[str]]
+    note: str = ""
+    numeric: frozenset[int] = frozenset()
+
+
+@dataclass
+class Section:
+    """A titled part of the report: paragraphs, tables, plots (SVG text) and raw HTML fragments."""
+
+    title: str
+    parts: list[tuple[str, Any]] = field(default_factory=list)
+
+    def text(self, paragraph: str) -> Section:
+        self.parts.append(("p", paragraph))
+        return self
+
+    def table(self, table: Table) -> Section:
+        self.parts.append(("table", table))
+        return self
+
+    def plot(self, svg: str, caption: str) -> Section:
+        self.parts.append(("plot", (svg, caption)))
+        return self
+
+    def fragment(self, markup: str) -> Section:
+        self.parts.append(("html", markup))
+        return self
+
+
+@dataclass
+class Report:
+    title: str
+    summary: list[str]
+    sections: list[Section]
+    style: str = ""
+
+
+# --------------------------------------------------------------------------------------------------
+# text helpers
+
+
+def pct(value: float | Fraction, places: int = 4) -> str:
+    """A fraction of a unit as a percentage: ``-0.0097013`` → ``-0.9701%``."""
+    number = float(value) * 100
+    text = f"{number:.{places}f}"
+    if text.lstrip("-").strip("0.") == "":
+        text = f"{0:.{places}f}"
+    return text + "%"
+
+
+def signed_pct(value: float, places: int = 4) -> str:
+    text = pct(value, places)
+    return text if text.startswith("-") or text.strip("0.%") == "" else "+" + text
+
+
+def _rules_rows(params: Mapping[str, Param], current: Mapping[str, str], base: Mapping[str, str]) -> list[list[str]]:
+    rows = []
+    for name, param in params.items():
+        value = current[name]
+        preset = base.get(name, "")
+        rows.append([name, value, "" if preset == value else preset, param.article, param.allowed])
+    return rows
+
+
+def _svg(figure: Any) -> str:
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    text = buffer.getvalue()
+    return text[text.index("<svg") :]
+
+
+def _bar_plot(
+    labels: Sequence[str], values: Sequence[float], xlabel: str, *, errors: Sequence[float] | None = None
+) -> str:
+    from matplotlib.figure import Figure
+
+    height = max(2.0, 0.32 * len(labels) + 0.8)
+    figure = Figure(figsize=(7.0, height))
+    axes = figure.add_subplot()
+    positions = list(range(len(labels)))
+    colours = ["#2e7d32" if v >= 0 else "#c62828" for v in values]
+    axes.barh(positions, values, color=colours, xerr=errors, capsize=3 if errors else 0)
+    axes.set_yticks(positions, labels, fontsize=8)
+    axes.invert_yaxis()
+    axes.axvline(0, color="#333", lw=0.8)
+    axes.set_xlabel(xlabel, fontsize=9)
+    axes.tick_params(axis="x", labelsize=8)
+    axes.grid(axis="x", color="#ddd", lw=0.6)
+    axes.set_axisbelow(True)
+    return _svg(figure)
+
+
+def _column_plot(labels: Sequence[str], values: Sequence[float], ylabel: str) -> str:
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(7.0, 2.8))
+    axes = figure.add_subplot()
+    colours = ["#2e7d32" if v >= 0 else "#c62828" for v in values]
+    axes.bar(range(len(labels)), values, color=colours)
+    axes.set_xticks(range(len(labels)), labels, fontsize=8)
+    axes.axhline(0, color="#333", lw=0.8)
+    axes.set_ylabel(ylabel, fontsize=9)
+    axes.tick_params(axis="y", labelsize=8)
+    axes.grid(axis="y", color="#ddd", lw=0.6)
+    axes.set_axisbelow(True)
+    return _svg(figure)
+
+
+# --------------------------------------------------------------------------------------------------
+# blackjack
+
+_NO_EFFECT = {
+    "boxes": "other boxes see cards this box does not: no change to one box's expectation",
+    "bet_behind": "who bets on a box does not change its cards",
+    "max_boxes_per_player": "as above",
+    "dealer_draws_when_moot": "the dealer draws only when no open hand can be changed by it",
+    "burn_at_shoe_start": "unseen cards change no expectation; the cut-card simulation shows the rest",
+    "burn_each_round": "as above",
+    "burn_before_dealer_second": "as above",
+    "cut_card": "no effect on a round's expectation from a full shoe; see the cut-card effect below",
+    "double_for_less": "a full double is always at least as good as a smaller one",
+    "insurance_pays": "insurance is a separate bet (shown above), never taken by the strategy",
+    "even_money": "as above; even money is worth exactly 1",
+    "min_bet": "limits change the stake, not the expectation per unit",
+    "max_bet": "as above",
+}
+
+
+def _blackjack_variations(rules: Any) -> list[tuple[str, object]]:
+    """The one-at-a-time changes the report measures: (parameter, value)."""
+    from croupier.blackjack.rules import DOUBLE_TOTALS
+
+    current = rules.describe()
+    options: list[tuple[str, list[object]]] = [
+        ("decks", [1, 2, 4, 6, 8]),
+        ("dealer_hits_soft_17", [True, False]),
+        ("hole_card", ["none", "peek", "peek_ace"]),
+        ("dealer_blackjack_takes", ["all", "original"]),
+        ("double_on", list(DOUBLE_TOTALS)),
+        ("double_after_split", [True, False]),
+        ("max_split_hands", [1, 2, 3, 4]),
+        ("split_aces_one_card", [True, False]),
+        ("resplit_aces", [True, False]),
+        ("surrender", ["none", "early_not_ace", "late"]),
+        ("blackjack_pays", ["3:2", "6:5", "1:1"]),
+        ("bonus_678_suited", ["none", "2:1", "3:1"]),
+        ("bonus_777", ["none", "2:1", "3:1"]),
+    ]
+    from croupier.ruleset import describe
+
+    changes = []
+    for name, values in options:
+        for value in values:
+            if describe(value) != current[name]:
+                changes.append((name, value))
+    return changes
+
+
+def blackjack_report(
+    preset: str,
+    assignments: Sequence[str],
+    *,
+    simulate: Callable[[Any], list[Section]] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Report:
+    """The par sheet of a blackjack rule set; ``simulate(rules)`` adds the simulation sections."""
+    from croupier.blackjack.presets import PRESETS, blackjack_rules
+    from croupier.blackjack.rules import PARAMS
+    from croupier.math.blackjack import analyze_blackjack, shoe_text
+    from croupier.math.strategy import CHART_CSS, chart_body, strategy_chart
+
+    note = progress or (lambda _text: None)
+    rules = blackjack_rules(preset, parse_assignments(list(assignments)))
+    note("exact analysis")
+    analysis = analyze_blackjack(rules)
+    base = PRESETS[preset].describe()
+    current = rules.describe()
+    changed = {k: v for k, v in current.items() if base[k] != v}
+
+    summary = [
+        f"Exact expected value {pct(analysis.ev)} of the initial bet per round: a house edge of "
+        f"{pct(analysis.house_edge)}, with the strategy below; standard deviation {analysis.sd:.4f} units per "
+        f"initial hand; {shoe_text(analysis)}.",
+        "Rules: the preset "
+        + preset
+        + (" with " + ", ".join(f"{k}={v}" for k, v in changed.items()) if changed else "")
+        + ".",
+    ]
+    sections: list[Section] = []
+
+    rules_section = Section("The rules")
+    rules_section.text(
+        "Every parameter of the rule set, as RULES.md names it, with the article of the seed document it "
+        "comes from. A value in the third column is the preset's, where this rule set differs."
+    )
+    rules_section.table(
+        Table(
+            "Rule parameters",
+            ["parameter", "value", "preset", "article", "allowed"],
+            _rules_rows(PARAMS, current, base),
+        )
+    )
+    sections.append(rules_section)
+
+    exact = Section("Exact house edge")
+    exact.text(
+        "Combinatorial analysis of one round of one box from a full shoe: every decision is the option of "
+        "highest expectation for the up-card and the exact cards held (composition-dependent), split hands "
+        "play as the same cards unsplit; insurance and even money are never taken by the strategy."
+    )
+    ins = analysis.insurance
+    rows = [
+        ["expected value per round (units of initial bet)", f"{analysis.ev:.10f}", pct(analysis.ev)],
+        ["house edge", f"{analysis.house_edge:.10f}", pct(analysis.house_edge)],
+        ["standard deviation per initial hand", f"{analysis.sd:.10f}", ""],
+    ]
+    if ins.offered and ins.ev_per_unit is not None:
+        rows.append(["insurance: EV per unit insured", f"{ins.ev_per_unit:.10f}", pct(ins.ev_per_unit)])
+        rows.append(["P(dealer natural | ace up)", f"{ins.p_natural:.10f}", pct(ins.p_natural)])
+    if ins.even_money_offered:
+        rows.append(["a natural declining even money (taking it is worth 1)", f"{ins.even_money_ev:.10f}", ""])
+    exact.table(Table("The main bet", ["figure", "value", "%"], rows, numeric=frozenset({1, 2})))
+    ups = list(analysis.ev_by_up)
+    up_weights = _up_probabilities(analysis)
+    conditional = [analysis.ev_by_up[u] / up_weights[u] if up_weights[u] else 0.0 for u in ups]
+    exact.table(
+        Table(
+            "Expected value by the dealer's up-card",
+            ["up-card", "P(up-card)", "EV given the up-card", "share of the game's EV"],
+            [
+                [u, f"{up_weights[u]:.6f}", pct(c), pct(analysis.ev_by_up[u])]
+                for u, c in zip(ups, conditional, strict=True)
+            ],
+            numeric=frozenset({1, 2, 3}),
+        )
+    )
+    exact.plot(_column_plot(ups, [100 * c for c in conditional], "EV given the up-card (%)"), "EV by up-card")
+    sections.append(exact)
+
+    effects = Section("Effect of each rule")
+    effects.text(
+        "Each parameter changed alone against this rule set; the effect is the change of the exact expected "
+        "value, in percentage points of the initial bet (positive: better for the player)."
+    )
+    effect_rows = []
+    labels, deltas = [], []
+    for name, value in _blackjack_variations(rules):
+        note(f"rule effect {name}={value}")
+        try:
+            varied = blackjack_rules(preset, {**parse_assignments(list(assignments)), name: value})
+        except CroupierError:
+            continue
+        result = analyze_blackjack(varied)
+        delta = result.ev - analysis.ev
+        from croupier.ruleset import describe
+
+        effect_rows.append(
+            [
+                name,
+                current[name],
+                describe(varied.describe()[name]),
+                pct(result.ev),
+                signed_pct(delta),
+                PARAMS[name].article,
+            ]
+        )
+        labels.append(f"{name}={describe(varied.describe()[name])}")
+        deltas.append(100 * delta)
+    effects.table(
+        Table(
+            "Rule effects (exact)",
+            ["parameter", "this rule set", "changed to", "EV then", "effect", "article"],
+            effect_rows,
+            numeric=frozenset({3, 4}),
+        )
+    )
+    effects.plot(_bar_plot(labels, deltas, "effect on the player's EV (percentage points)"), "Rule effects")
+    effects.table(
+        Table(
+            "Parameters that do not move one box's expectation",
+            ["parameter", "why"],
+            [[name, why] for name, why in _NO_EFFECT.items() if name in current],
+        )
+    )
+    sections.append(effects)
+
+    chart = strategy_chart(analysis)
+    strategy = Section("The strategy the edge assumes")
+    for line in chart.details:
+        strategy.text(line)
+    strategy.fragment(chart_body(chart))
+    sections.append(strategy)
+
+    if simulate is not None:
+        sections.extend(simulate(rules))
+    return Report(f"Par sheet: blackjack, {preset}", summary, sections, style=CHART_CSS)
+
+
+def _up_probabilities(analysis: Any) -> dict[str, float]:
+    names = list(analysis.ev_by_up)
+    if analysis.counts is None:
+        return {n: (4 / 13 if n == "T" else 1 / 13) for n in names}
+    total = sum(analysis.counts)
+    return {
+        n: c / total for n, c in zip(("A", "2", "3", "4", "5", "6", "7", "8", "9", "T"), analysis.counts, strict=True)
+    }
+
+
+# --------------------------------------------------------------------------------------------------
+# baccarat
+
+
+def bet_outcomes(analysis: Any, spot: str) -> list[tuple[Fraction, Fraction]]:
+    """(probability, gain per unit) of every result of a bet on ``spot`` (a push gains 0)."""
+    from croupier.baccarat.rules import BANKER_COMMISSION, LUCKY_6_THREE_CARDS, LUCKY_6_TWO_CARDS, SUPER_6_PAYS
+
+    rules = analysis.rules
+    p = analysis.probabilities
+    six = p["banker_six_two_cards"] + p["banker_six_three_cards"]
+    if spot == "player":
+        return [(p["player"], Fraction(1)), (p["banker"], Fraction(-1)), (p["tie"], Fraction(0))]
+    if spot == "banker":
+        lose = (p["player"], Fraction(-1))
+        if rules.commission == "5pct":
+            return [(p["banker"], BANKER_COMMISSION.fraction), lose, (p["tie"], Fraction(0))]
+        return [(p["banker"] - six, Fraction(1)), (six, SUPER_6_PAYS.fraction), lose, (p["tie"], Fraction(0))]
+    if spot == "tie":
+        return [(p["tie"], rules.tie_pays.fraction), (1 - p["tie"], Fraction(-1))]
+    if spot in ("player_pair", "banker_pair"):
+        return [(p[spot], rules.pair_pays.fraction), (1 - p[spot], Fraction(-1))]
+    return [
+        (p["banker_six_two_cards"], LUCKY_6_TWO_CARDS.fraction),
+        (p["banker_six_three_cards"], LUCKY_6_THREE_CARDS.fraction),
+        (1 - six, Fraction(-1)),
+    ]
+
+
+def bet_moments(analysis: Any, spot: str) -> tuple[Fraction, float]:
+    """The exact EV per unit of a bet on ``spot`` and its standard deviation."""
+    outcomes = bet_outcomes(analysis, spot)
+    mean = sum((q * g for q, g in outcomes), Fraction(0))
+    second = sum((q * g * g for q, g in outcomes), Fraction(0))
+    return mean, math.sqrt(float(second - mean * mean))
+
+
+_BACCARAT_VARIATIONS: tuple[tuple[str, Sequence[object]], ...] = (
+    ("decks", (6, 8, 10, 12)),
+    ("commission", ("5pct", "none_super6")),
+    ("tie_pays", ("8:1", "9:1")),
+    ("pair_pays", ("11:1", "12:1")),
+    ("lucky_6", (True, False)),
+)
+
+
+def baccarat_report(
+    preset: str,
+    assignments: Sequence[str],
+    *,
+    simulate: Callable[[Any], list[Section]] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Report:
+    """The par sheet of a baccarat rule set; ``simulate(rules)`` adds the simulation sections."""
+    from croupier.baccarat.presets import PRESETS, baccarat_rules
+    from croupier.baccarat.rules import PARAMS
+    from croupier.math import decimal_text
+    from croupier.math.baccarat import analyze_baccarat, pays_text
+    from croupier.ruleset import describe
+
+    note = progress or (lambda _text: None)
+    overrides = parse_assignments(list(assignments))
+    rules = baccarat_rules(preset, overrides)
+    note("exact analysis")
+    analysis = analyze_baccarat(rules)
+    base = PRESETS[preset].describe()
+    current = rules.describe()
+    changed = {k: v for k, v in current.items() if base[k] != v}
+    spots = list(analysis.spots)
+    moments = {spot: bet_moments(analysis, spot) for spot in spots}
+    summary = [
+        "House edge per unit staked, ties counted as pushes: "
+        + "; ".join(f"{spot} {pct(-moments[spot][0])}" for spot in spots)
+        + f". A full shoe of {rules.decks} decks.",
+        "Rules: the preset "
+        + preset
+        + (" with " + ", ".join(f"{k}={v}" for k, v in changed.items()) if changed else "")
+        + ".",
+    ]
+    sections: list[Section] = []
+    rules_section = Section("The rules")
+    rules_section.text("Every parameter of the rule set with the article of the seed document it comes from.")
+    rules_section.table(
+        Table(
+            "Rule parameters",
+            ["parameter", "value", "preset", "article", "allowed"],
+            _rules_rows(PARAMS, current, base),
+        )
+    )
+    sections.append(rules_section)
+
+    exact = Section("Exact house edge")
+    exact.text(
+        "Exact counts of the ordered six-card sequences of a full shoe (the convention of the published "
+        "tables); probabilities and edges are exact fractions, printed rounded."
+    )
+    counts = analysis.counts
+    exact.table(
+        Table(
+            "Outcomes",
+            ["outcome", "sequences", "probability"],
+            [
+                [name, f"{getattr(counts, name):,}", decimal_text(analysis.probabilities[name])]
+                for name in (
+                    "banker",
+                    "player",
+                    "tie",
+                    "player_pair",
+                    "banker_pair",
+                    "banker_six_two_cards",
+                    "banker_six_three_cards",
+                )
+            ]
+            + [["total", f"{counts.total:,}", "1"]],
+            numeric=frozenset({1, 2}),
+        )
+    )
+    exact.table(
+        Table(
+            "Bets",
+            ["bet", "pays", "house edge", "standard deviation"],
+            [[spot, pays_text(rules, spot), pct(-moments[spot][0]), f"{moments[spot][1]:.4f}"] for spot in spots],
+            numeric=frozenset({2, 3}),
+        )
+    )
+    exact.plot(
+        _bar_plot(spots, [100 * float(moments[s][0]) for s in spots], "player's EV per unit staked (%)"), "EV per bet"
+    )
+    sections.append(exact)
+
+    effects = Section("Effect of each rule")
+    effects.text("Each parameter changed alone; the change of each bet's exact house edge, in percentage points.")
+    rows = []
+    for name, values in _BACCARAT_VARIATIONS:
+        for value in values:
+            if describe(value) == current[name]:
+                continue
+            note(f"rule effect {name}={value}")
+            varied_rules = baccarat_rules(preset, {**overrides, name: value})
+            varied = analyze_baccarat(varied_rules)
+            for spot in varied.spots:
+                before = -moments[spot][0] if spot in moments else None
+                after = -bet_moments(varied, spot)[0]
+                rows.append(
+                    [
+                        f"{name}={describe(value)}",
+                        spot,
+                        "not offered" if before is None else pct(before),
+                        pct(after),
+                        "new bet" if before is None else signed_pct(float(after - before)),
+                        PARAMS[name].article,
+                    ]
+                )
+    effects.table(
+        Table(
+            "Rule effects (exact)",
+            ["change", "bet", "house edge now", "then", "change", "article"],
+            rows,
+            numeric=frozenset({2, 3, 4}),
+        )
+    )
+    sections.append(effects)
+    if simulate is not None:
+        sections.extend(simulate(rules))
+    return Report(f"Par sheet: baccarat, {preset}", summary, sections)
+
+
+# --------------------------------------------------------------------------------------------------
+# the page
+
+
+_CSS = """
+body{font-family:system-ui,sans-serif;color:#111;background:#fff;margin:1.5rem auto;max-width:60rem;line-height:1.4}
+h1{font-size:1.5rem;margin:0 0 .4rem}h2{font-size:1.15rem;margin:1.6rem 0 .4rem;border-bottom:2px solid #333}
+p{margin:.3rem 0;font-size:.92rem}
+table.data{border-collapse:collapse;font-size:.85rem;margin:.6rem 0}
+table.data caption{font-weight:600;text-align:left;padding:.2rem 0}
+table.data th,table.data td{border:1px solid #999;padding:.2rem .45rem;text-align:left;vertical-align:top}
+table.data thead th{background:#333;color:#fff}table.data td.n{text-align:right;font-variant-numeric:tabular-nums}
+figure{margin:.6rem 0}figure svg{max-width:100%;height:auto}figcaption{font-size:.8rem;color:#333}
+.summary{background:#f3f3f3;border-left:4px solid #333;padding:.5rem .8rem}
+@media print{body{margin:0;max-width:none}@page{size:A4;margin:12mm}h2{break-after:avoid}
+table,figure{break-inside:avoid}}
+"""
+
+
+def render_html(report: Report, command: str = "") -> str:
+    """The report as one self-contained HTML page."""
+    e = html.escape
+    out = [
+        "<!doctype html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{e(report.title)}</title>",
+        f"<style>{_CSS}{report.style}</style></head><body>",
+        f"<h1>{e(report.title)}</h1>",
+        '<div class="summary">',
+        *(f"<p>{e(line)}</p>" for line in report.summary),
+        f"<p>Made by croupier {e(__version__)}" + (f": <code>{e(command)}</code>" if command else "") + "</p>",
+        "</div>",
+    ]
+    for section in report.sections:
+        out.append(f"<h2>{e(section.title)}</h2>")
+        for kind, value in section.parts:
+            if kind == "p":
+                out.append(f"<p>{e(value)}</p>")
+            elif kind == "table":
+                out.append(_table_html(value))
+            elif kind == "plot":
+                svg, caption = value
+                out.append(f"<figure>{svg}<figcaption>{e(caption)}</figcaption></figure>")
+            else:
+                out.append(value)
+    out.append("</body></html>\n")
+    return "\n".join(out)
+
+
+def _table_html(table: Table) -> str:
+    e = html.escape
+    parts = [f'<table class="data"><caption>{e(table.caption)}</caption><thead><tr>']
+    parts.extend(f'<th scope="col">{e(head)}</th>' for head in table.heads)
+    parts.append("</tr></thead><tbody>")
+    for row in table.rows:
+        cells = (f'<td class="n">{e(c)}</td>' if i in table.numeric else f"<td>{e(c)}</td>" for i, c in enumerate(row))
+        parts.append("<tr>" + "".join(cells) + "</tr>")
+    parts.append("</tbody></table>")
+    if table.note:
+        parts.append(f"<p>{e(table.note)}</p>")
+    return "".join(parts)
+
+
+def check_target(path: str | os.PathLike[str]) -> Path:
+    """``path`` as a place an HTML report can be written, or :class:`ReportError` before any work."""
+    target = Path(path)
+    if target.suffix.lower() not in (".html", ".htm"):
+        raise ReportError(f"--out {target}: the report is an HTML page; name it .html")
+    if not target.parent.is_dir():
+        raise ReportError(f"--out {target}: the folder {target.parent} does not exist")
+    if target.is_dir():
+        raise ReportError(f"--out {target}: is a folder")
+    return target
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a temporary file renamed into place)."""
+    try:
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                stream.write(text)
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        raise ReportError(f"--out {path}: cannot write it: {error.strerror}") from None
+
+
+def game_of(preset: str) -> str:
+    game = PRESET_GAMES.get(preset)
+    if game is None:
+        raise ReportError(f"unknown preset {preset!r}; the presets are: {', '.join(PRESET_GAMES)}")
+    return game
