@@ -135,6 +135,63 @@ def report(
     sys.stdout.write(f"Par sheet written to {target}\n")
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    database: Annotated[
+        str, typer.Option(help="sqlite:///FILE (the default, made if missing) or postgresql://USER@HOST/DB.")
+    ] = "sqlite:///croupier.db",
+    redis: Annotated[
+        str | None, typer.Option(help="redis://HOST:PORT to fan events out between several processes.")
+    ] = None,
+    demo: Annotated[bool, typer.Option(help="Make the demo tables and accounts in an empty database.")] = True,
+    betting_seconds: Annotated[float, typer.Option(help="Betting window of the demo tables.")] = 15.0,
+    decision_seconds: Annotated[float, typer.Option(help="Decision timer of the demo tables.")] = 20.0,
+) -> None:
+    """Run the live table server: REST and WebSockets, tables, wallets, history (docs/protocol.md)."""
+    import uvicorn
+
+    from croupier.server.app import Settings, create_app
+    from croupier.server.db import normalise_url
+
+    try:
+        url = normalise_url(database)
+    except CroupierError as error:
+        fail(str(error))
+    if not 1 <= port <= 65535:
+        fail(f"--port {port}: a port is 1-65535")
+    settings = Settings(
+        database=url, redis=redis, demo=demo, betting_seconds=betting_seconds, decision_seconds=decision_seconds
+    )
+    sys.stderr.write(f"croupier serving on http://{host}:{port} (database {database})\n")
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+
+
+@app.command()
+def verify(
+    source: Annotated[str, typer.Argument(help="A shoe's document (GET /api/shoes/ID), or - for standard input.")],
+) -> None:
+    """Check a provably fair shoe: the revealed seed matches its commitment and dealt every card shown."""
+    from croupier.server.fair import verify_document
+
+    text = _read_input(source)
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        fail(f"verify: {source} is not JSON ({error.msg} at line {error.lineno})")
+    if not isinstance(document, dict):
+        fail("verify: expected a JSON object (the shoe document)")
+    try:
+        summary = verify_document(document)
+    except CroupierError as error:
+        fail(str(error))
+    sys.stdout.write(
+        f"shoe {document.get('shoe')}: the seed matches the commitment {summary['commitment']}; "
+        f"{summary['cards_checked']} cards of {summary['rounds']} rounds are the seed's\n"
+    )
+
+
 def _progress(step: str) -> None:
     """A long command's current step, on stderr when it is a terminal."""
     if sys.stderr.isatty():

@@ -1,0 +1,720 @@
+"""A table actor: one task per table drives its game from a queue of commands, with timers.
+
+The actor is the only writer of its table's rounds. A request (a bet, a decision, a dealer's card)
+becomes a command on the queue; the actor verifies it against the engine, writes its money and its
+record in one database transaction, and only then makes the move in the engine, so the database and
+the engine never disagree about what was accepted. Timers come from an injectable clock: the betting
+window closes with "No more bets", and a decision not made in time gets the answer the rules give
+(the hand stands, insurance is declined).
+
+Recovery: when an actor starts, a round its table left unfinished (the process stopped or crashed) is
+voided and every bet of it returned, in one transaction, and the shoe it was dealt from is ended (its
+seed revealed); play goes on from a new shoe.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from croupier.blackjack.presets import blackjack_rules
+from croupier.blackjack.state import Table
+from croupier.errors import CroupierError
+from croupier.money import format_amount
+from croupier.rng import commitment
+from croupier.server import ledger
+from croupier.server.auth import Identity
+from croupier.server.clock import Clock
+from croupier.server.fair import build_shoe, new_seed
+from croupier.server.games import BlackjackRound, GameRound, Pending, read_card
+from croupier.server.hub import Hub
+from croupier.server.models import BetRecord, GameTable, IdempotencyRecord, RoundRecord, Settlement, ShoeRecord
+from croupier.shoe import Shoe
+
+log = logging.getLogger("croupier.server")
+
+
+class Refused(CroupierError):
+    """A command the table refuses; ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class Command:
+    kind: str  # bet, act, card, void
+    identity: Identity
+    payload: dict[str, Any]
+    key: str | None = None
+    future: asyncio.Future[dict[str, Any]] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+
+
+def request_digest(kind: str, payload: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps([kind, payload], sort_keys=True, default=str).encode()).hexdigest()
+
+
+def table_rules(row: GameTable) -> Any:
+    overrides = dict(row.overrides)
+    overrides["min_bet"] = ledger.money_text(row.min_bet)
+    overrides["max_bet"] = ledger.money_text(row.max_bet)
+    if row.game == "blackjack":
+        return blackjack_rules(row.preset, overrides)
+    from croupier.baccarat.presets import baccarat_rules
+
+    return baccarat_rules(row.preset, overrides)
+
+
+class TableActor:
+    """Runs one table; see the module docstring."""
+
+    def __init__(
+        self,
+        row: GameTable,
+        sessions: async_sessionmaker[AsyncSession],
+        hub: Hub,
+        clock: Clock,
+        seeds: Callable[[int], bytes] | None = None,
+    ) -> None:
+        self.seeds = seeds or (lambda _shoe: new_seed())
+        self.table_id = row.id
+        self.name = row.name
+        self.game = row.game
+        self.row = row
+        self.rules = table_rules(row)
+        self.sessions = sessions
+        self.hub = hub
+        self.clock = clock
+        self.queue: asyncio.Queue[Command] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+        self.phase = "starting"
+        self.deadline: float | None = None
+        self.deadline_at: str | None = None
+        self.round: GameRound | None = None
+        self.round_id: int | None = None
+        self.round_number = 0
+        self.shoe_id: int | None = None
+        self.commitment: str | None = None
+        self.engine: Table | None = None
+        self.seq = 0
+        self.ops_seen = 0
+        self.log: list[dict[str, Any]] = []
+        self.accounts: dict[str, int] = {}  # player name -> account id, this round
+        self.balance_before: dict[int, int] = {}
+        self.rounds_played = 0
+        self.misdeals: list[int] = []
+        self.voided_cards: list[str] = []
+        self.misdeal_burn = 0
+        self.idle = asyncio.Event()
+
+    # --------------------------------------------------------------------------------------------
+    # running
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._run(), name=f"table-{self.table_id}")
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+        while not self.queue.empty():
+            command = self.queue.get_nowait()
+            if not command.future.done():
+                command.future.set_exception(Refused("the table is closing", 503))
+
+    async def submit(self, command: Command) -> dict[str, Any]:
+        if self.task is None or self.task.done():
+            raise Refused(f"table {self.name} is not running", 503)
+        await self.queue.put(command)
+        return await command.future
+
+    async def _run(self) -> None:
+        try:
+            await self.recover()
+            while True:
+                await self._play_one_round()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # pragma: no cover - a bug; the table stops, the round stays for recovery
+            log.exception("table %s stopped", self.name)
+            self.phase = "stopped"
+            raise
+
+    async def _publish(self, event: dict[str, Any]) -> None:
+        self.seq += 1
+        message = {"table": self.table_id, "seq": self.seq, "at": self.clock.now().isoformat(), "event": event}
+        self.log.append({"at": message["at"], **event})
+        await self.hub.publish(f"table:{self.table_id}", message)
+
+    async def _publish_engine_events(self) -> None:
+        if self.round is None:
+            return
+        self.ops_seen, events = self.round.events_since(self.ops_seen)
+        for event in events:
+            await self._publish(event)
+
+    async def _tell_balance(self, account_id: int, cents: int) -> None:
+        await self.hub.publish(
+            f"account:{account_id}",
+            {"table": self.table_id, "event": {"type": "balance", "balance": ledger.money_text(cents)}},
+        )
+
+    # --------------------------------------------------------------------------------------------
+    # shoes
+
+    async def _new_shoe(self) -> None:
+        rules = self.rules
+        async with self.sessions() as session, session.begin():
+            record = ShoeRecord(
+                table_id=self.table_id,
+                mode="live" if self.row.mode == "live" else "fair",
+                client_seed=f"table-{self.table_id}",
+                started_at=self.clock.now(),
+            )
+            session.add(record)
+            await session.flush()
+            record.nonce = record.id
+            if self.row.mode == "live":
+                shoe = Shoe.live(rules.decks)
+            else:
+                seed = self.seeds(record.id)
+                record.server_seed = seed.hex()
+                record.commitment = commitment(seed)
+                shoe = build_shoe(rules.decks, rules.cut_card, seed, record.client_seed, record.nonce)
+                record.cut_card = shoe.cut_card
+            shoe_id = record.id
+            self.commitment = record.commitment
+        self.shoe_id = shoe_id
+        self.round_number = 0
+        if self.engine is None:
+            self.engine = Table(rules, shoe)
+        else:
+            self.engine.new_shoe(shoe)
+        await self._publish({"type": "new_shoe", "shoe": shoe_id, "commitment": self.commitment})
+
+    async def _end_shoe(self) -> None:
+        if self.shoe_id is None:
+            return
+        async with self.sessions() as session, session.begin():
+            await session.execute(
+                update(ShoeRecord).where(ShoeRecord.id == self.shoe_id).values(ended_at=self.clock.now())
+            )
+        await self._publish({"type": "shoe_ended", "shoe": self.shoe_id})
+        self.shoe_id = None
+
+    # --------------------------------------------------------------------------------------------
+    # recovery
+
+    async def recover(self) -> None:
+        """Void what a stopped process left unfinished and return its bets; end its shoes."""
+        async with self.sessions() as session, session.begin():
+            unfinished = (
+                await session.scalars(
+                    select(RoundRecord).where(
+                        RoundRecord.table_id == self.table_id, RoundRecord.status.in_(("betting", "playing"))
+                    )
+                )
+            ).all()
+            for record in unfinished:
+                await self._refund(
+                    session,
+                    record,
+                    "the server stopped during the round; it is void and every bet is returned (Art. 2.1)",
+                )
+            await session.execute(
+                update(ShoeRecord)
+                .where(ShoeRecord.table_id == self.table_id, ShoeRecord.ended_at.is_(None))
+                .values(ended_at=self.clock.now())
+            )
+
+    async def _refund(self, session: AsyncSession, record: RoundRecord, reason: str) -> dict[int, int]:
+        bets = (await session.scalars(select(BetRecord).where(BetRecord.round_id == record.id))).all()
+        per_account: dict[int, int] = {}
+        for bet in bets:
+            per_account[bet.account_id] = per_account.get(bet.account_id, 0) + bet.amount
+        in_play = await ledger.system_wallet(session, "in_play")
+        balances: dict[int, int] = {}
+        for account_id, amount in sorted(per_account.items()):
+            wallet = await ledger.player_wallet(session, account_id)
+            _tx, after = await ledger.post(
+                session, "refund", [(in_play, -amount), (wallet, amount)], round_id=record.id, memo=reason
+            )
+            balances[account_id] = after[wallet]
+        record.status = "voided"
+        record.ended_at = self.clock.now()
+        record.result = {"voided": reason, "returned": {str(a): ledger.money_text(c) for a, c in per_account.items()}}
+        return balances
+
+    # --------------------------------------------------------------------------------------------
+    # a round
+
+    async def _play_one_round(self) -> None:
+        if self.engine is None or self.shoe_id is None or self.engine.shoe_finished:
+            await self._end_shoe()
+            await self._new_shoe()
+        assert self.engine is not None
+        self.round = BlackjackRound(self.engine, self.engine.new_round())
+        self.round_id = None
+        self.ops_seen = 0
+        self.log = []
+        self.accounts = {}
+        self.balance_before = {}
+        self.misdeals = []
+        self.voided_cards = []
+        self.phase = "betting"
+        self._set_timer(self.row.betting_seconds)
+        await self._publish({"type": "betting_open", "closes_at": self.deadline_at, "round": self.round_number + 1})
+        await self._serve_until(lambda: self.deadline is not None and self.clock.monotonic() >= self.deadline)
+        round_: GameRound = self.round
+        if not round_.has_bets:
+            round_.void("no bets")
+            self.phase = "idle"
+            self.round = None
+            return
+        await self._publish({"type": "no_more_bets"})
+        self.phase = "playing"
+        round_.close_betting()
+        await self._publish_engine_events()
+        async with self.sessions() as session, session.begin():
+            await session.execute(
+                update(RoundRecord).where(RoundRecord.id == self.round_id).values(status="playing", log=self.log)
+            )
+        while True:
+            round_ = self._current()  # a misdeal replaces the round with its redeal
+            pending = round_.pending()
+            if pending.kind == "over":
+                break
+            if pending.kind == "void":  # a shoe that ran dry: void and replay from a new shoe (Art. 2.1)
+                round_.void("the shoe ran out of cards")
+                await self._publish_engine_events()
+                break
+            if pending.kind in ("insurance", "decision"):
+                self._set_timer(self.row.decision_seconds)
+                await self._publish({"type": "await", **pending.document(), "closes_at": self.deadline_at})
+                expired = await self._serve_until(self._changed(round_, pending))
+                if expired and self._current() is round_ and round_.pending() == pending:
+                    await self._publish({"type": "timeout", **pending.document()})
+                    round_.timeout()
+                await self._publish_engine_events()
+            elif pending.kind == "card":
+                self.deadline = None
+                self.deadline_at = None
+                await self._publish({"type": "await", **pending.document()})
+                await self._serve_until(self._changed(round_, pending))
+                await self._publish_engine_events()
+        await self._finish_round()
+
+    def _current(self) -> GameRound:
+        assert self.round is not None
+        return self.round
+
+    def _changed(self, round_: GameRound, pending: Pending) -> Callable[[], bool]:
+        """Done waiting: the round was replaced (a misdeal), or waits for something else now."""
+        return lambda: self.round is not round_ or round_.pending() != pending
+
+    def _set_timer(self, seconds: float) -> None:
+        self.deadline = self.clock.monotonic() + seconds
+        self.deadline_at = (self.clock.now() + _seconds(seconds)).isoformat()
+
+    async def _serve_until(self, done: Callable[[], bool], *, timed: bool = True) -> bool:
+        """Handle commands until ``done()``; returns True when the timer ran out first."""
+        while not done():
+            command = await self._next_command(self.deadline if timed else None)
+            if command is None:
+                return True
+            await self._handle(command)
+        return False
+
+    async def _next_command(self, deadline: float | None) -> Command | None:
+        if not self.queue.empty():
+            return self.queue.get_nowait()
+        self.idle.set()
+        getter = asyncio.ensure_future(self.queue.get())
+        if deadline is None:
+            command = await getter
+            self.idle.clear()
+            return command
+        sleeper = asyncio.ensure_future(self.clock.sleep_until(deadline))
+        finished, _pending = await asyncio.wait({getter, sleeper}, return_when=asyncio.FIRST_COMPLETED)
+        self.idle.clear()
+        if getter in finished:
+            sleeper.cancel()
+            return getter.result()
+        getter.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await getter
+        if getter.done() and not getter.cancelled():
+            return getter.result()
+        return None
+
+    async def _handle(self, command: Command) -> None:
+        try:
+            if command.kind == "bet":
+                answer = await self._bet(command)
+            elif command.kind == "act":
+                answer = await self._act(command)
+            elif command.kind == "card":
+                answer = await self._card(command)
+            elif command.kind == "void":
+                answer = await self._void(command)
+            elif command.kind == "misdeal":
+                answer = await self._misdeal(command)
+            else:
+                raise Refused(f"unknown command {command.kind!r}", 400)
+        except Refused as refused:
+            if not command.future.done():
+                command.future.set_exception(refused)
+            return
+        except CroupierError as error:
+            if not command.future.done():
+                command.future.set_exception(Refused(str(error), 409))
+            return
+        if not command.future.done():
+            command.future.set_result(answer)
+
+    # --------------------------------------------------------------------------------------------
+    # idempotency
+
+    async def _replayed(self, session: AsyncSession, command: Command) -> dict[str, Any] | None:
+        if command.key is None:
+            return None
+        record = await session.scalar(
+            select(IdempotencyRecord).where(
+                IdempotencyRecord.account_id == command.identity.id, IdempotencyRecord.key == command.key
+            )
+        )
+        if record is None:
+            return None
+        if record.request_digest != request_digest(command.kind, command.payload):
+            raise Refused(f"Idempotency-Key {command.key!r} was used for a different request; use a new key", 422)
+        return dict(record.response)
+
+    async def _remember(self, session: AsyncSession, command: Command, answer: dict[str, Any]) -> None:
+        if command.key is not None:
+            session.add(
+                IdempotencyRecord(
+                    account_id=command.identity.id,
+                    key=command.key,
+                    request_digest=request_digest(command.kind, command.payload),
+                    status=200,
+                    response=answer,
+                    created_at=self.clock.now(),
+                )
+            )
+
+    async def _stored_answer(self, command: Command) -> dict[str, Any] | None:
+        if command.key is None:
+            return None
+        async with self.sessions() as session:
+            return await self._replayed(session, command)
+
+    # --------------------------------------------------------------------------------------------
+    # commands
+
+    async def _bet(self, command: Command) -> dict[str, Any]:
+        replayed = await self._stored_answer(command)
+        if replayed is not None:
+            return replayed
+        who = command.identity
+        if who.role != "player":
+            raise Refused("only players bet", 403)
+        if command.key is None:
+            raise Refused("a bet needs an Idempotency-Key header", 400)
+        if self.phase != "betting" or self.round is None:
+            raise Refused('"No more bets": betting is closed at this table (online §2.1.4)')
+        spot = str(command.payload.get("spot", command.payload.get("box", "")))
+        amount = _decimal(command.payload.get("amount"), "bet")
+        cents = ledger.to_minor(amount, "bet")
+        if cents % self.row.chip:
+            raise Refused(
+                f"bet: {format_amount(amount)} is not a whole number of the table's "
+                f"{ledger.money_text(self.row.chip)} chips",
+                422,
+            )
+        self.round.verify_bet(who.name, spot, amount)
+        async with self.sessions() as session, session.begin():
+            if self.round_id is None:
+                record = RoundRecord(
+                    table_id=self.table_id,
+                    shoe_id=self.shoe_id,
+                    number=self.round_number + 1,
+                    status="betting",
+                    started_at=self.clock.now(),
+                    log=[],
+                )
+                session.add(record)
+                await session.flush()
+                round_id = record.id
+            else:
+                round_id = self.round_id
+            wallet = await ledger.player_wallet(session, who.id)
+            in_play = await ledger.system_wallet(session, "in_play")
+            transaction, after = await ledger.post(
+                session,
+                "bet",
+                [(wallet, -cents), (in_play, cents)],
+                round_id=round_id,
+                memo=f"bet on {spot}",
+                who=who.name,
+            )
+            session.add(
+                BetRecord(
+                    round_id=round_id,
+                    account_id=who.id,
+                    kind="bet",
+                    spot=spot,
+                    amount=cents,
+                    balance_after=after[wallet],
+                    transaction_id=transaction.id,
+                    created_at=self.clock.now(),
+                )
+            )
+            answer = {
+                "accepted": True,
+                "round": round_id,
+                "spot": spot,
+                "amount": ledger.money_text(cents),
+                "balance": ledger.money_text(after[wallet]),
+            }
+            await self._remember(session, command, answer)
+        self.round_id = round_id
+        self.accounts[who.name] = who.id
+        self.balance_before.setdefault(who.id, after[wallet] + cents)
+        self.round.bet(who.name, spot, amount)
+        await self._publish_engine_events()
+        await self._tell_balance(who.id, after[wallet])
+        return answer
+
+    async def _act(self, command: Command) -> dict[str, Any]:
+        replayed = await self._stored_answer(command)
+        if replayed is not None:
+            return replayed
+        who = command.identity
+        if self.phase != "playing" or self.round is None:
+            raise Refused("there is no decision to make now: the round is not in play")
+        round_ = self.round
+        action = dict(command.payload)
+        required = round_.stakes_for(who.name, action)
+        money = {
+            player: ledger.to_minor(amount, f"{action.get('type')} for {player}") for player, amount in required.items()
+        }
+        if money and command.key is None:
+            raise Refused(f"{action.get('type')} puts money on the table: it needs an Idempotency-Key header", 400)
+        answer: dict[str, Any] = {"accepted": True, "action": action.get("type")}
+        balances: dict[int, int] = {}
+        if money:
+            async with self.sessions() as session, session.begin():
+                in_play = await ledger.system_wallet(session, "in_play")
+                for player, cents in sorted(money.items()):
+                    account_id = self.accounts.get(player)
+                    if account_id is None:
+                        raise Refused(f"{player} is not at this table")
+                    wallet = await ledger.player_wallet(session, account_id)
+                    transaction, after = await ledger.post(
+                        session,
+                        "stake",
+                        [(wallet, -cents), (in_play, cents)],
+                        round_id=self.round_id,
+                        memo=f"{action.get('type')} on box {action.get('box')}",
+                        who=player,
+                    )
+                    balances[account_id] = after[wallet]
+                    session.add(
+                        BetRecord(
+                            round_id=self.round_id,
+                            account_id=account_id,
+                            kind=str(action.get("type")),
+                            spot=str(action.get("box")),
+                            amount=cents,
+                            balance_after=after[wallet],
+                            transaction_id=transaction.id,
+                            created_at=self.clock.now(),
+                        )
+                    )
+                answer["staked"] = {p: ledger.money_text(c) for p, c in money.items()}
+                await self._remember(session, command, answer)
+        before = round_.staked()
+        round_.act(who.name, action)
+        after_staked = round_.staked()
+        for player, amount in required.items():
+            if after_staked.get(player, Decimal(0)) - before.get(player, Decimal(0)) != amount:
+                log.error("table %s: %s's stake moved otherwise than taken", self.name, player)
+        await self._publish_engine_events()
+        for account_id, cents in balances.items():
+            await self._tell_balance(account_id, cents)
+        return answer
+
+    async def _card(self, command: Command) -> dict[str, Any]:
+        who = command.identity
+        if who.role not in ("dealer", "supervisor"):
+            raise Refused("only the table's dealer supplies cards", 403)
+        if who.role == "dealer" and self.row.dealer_id not in (None, who.id):
+            raise Refused(f"{who.name} is not the dealer of table {self.name}", 403)
+        if self.row.mode != "live":
+            raise Refused(f"table {self.name} deals from its own shuffled shoe; it takes no cards")
+        if self.round is None or self.round.pending().kind != "card":
+            raise Refused("the table is not waiting for a card")
+        card = read_card(command.payload.get("card"))
+        self.round.supply_card(card)
+        await self._publish_engine_events()
+        return {"accepted": True, "card": str(card)}
+
+    async def _void(self, command: Command) -> dict[str, Any]:
+        who = command.identity
+        if who.role != "supervisor":
+            raise Refused("voiding a round needs a supervisor (Art. 2.1; online §3.5)", 403)
+        if self.round is None or self.phase != "playing":
+            raise Refused("no round in play to void")
+        reason = str(command.payload.get("reason") or "void by the supervisor")
+        self.round.void(reason)
+        await self._publish_engine_events()
+        return {"accepted": True, "voided": reason}
+
+    async def _misdeal(self, command: Command) -> dict[str, Any]:
+        """A misdeal that cannot be corrected (Art. 2.1): every card of the deal is void, the bets stand,
+        and the round is dealt again from the same shoe, after burning 3 at an online table (§3.5)."""
+        who = command.identity
+        if who.role != "supervisor":
+            raise Refused("a misdeal needs a supervisor's approval (Art. 2.1; online §3.5)", 403)
+        round_ = self.round
+        if round_ is None or self.phase != "playing" or not isinstance(round_, BlackjackRound):
+            raise Refused("no blackjack deal in play to void")
+        burn = 3 if self.rules.preset == "live-online" else 0
+        self.voided_cards.extend(round_.cards_drawn())
+        self.misdeals.append(len(round_.cards_drawn()))
+        self.misdeal_burn = burn
+        round_.void("misdeal (Art. 2.1)")
+        await self._publish_engine_events()
+        assert self.engine is not None
+        fresh = BlackjackRound(self.engine, self.engine.replay_voided(round_.round, burn=burn))
+        self.round = fresh
+        self.ops_seen = 0
+        fresh.close_betting()
+        await self._publish({"type": "redeal", "burn": burn})
+        await self._publish_engine_events()
+        return {"accepted": True, "misdeal": True, "burn": burn}
+
+    # --------------------------------------------------------------------------------------------
+    # settlement
+
+    async def _finish_round(self) -> None:
+        round_ = self.round
+        assert round_ is not None and self.round_id is not None
+        balances: dict[int, int]
+        async with self.sessions() as session, session.begin():
+            record = await session.get(RoundRecord, self.round_id)
+            assert record is not None
+            record.cards = self.voided_cards + round_.cards_drawn()
+            if round_.voided:
+                balances = await self._refund(session, record, "the round was void (Art. 2.1); every bet is returned")
+                record.spec = {"voided_after_cards": len(record.cards)}
+            else:
+                balances = await self._settle(session, record, round_)
+                if self.misdeals:
+                    record.spec = {
+                        **(record.spec or {}),
+                        "misdeal_after_cards": list(self.misdeals),
+                        "burn_after_misdeal": self.misdeal_burn,
+                    }
+            record.log = self.log
+        self.rounds_played += 1
+        if not round_.voided:
+            self.round_number += 1
+        await self._publish({"type": "round_over", "round": self.round_id, "voided": round_.voided})
+        for account_id, cents in balances.items():
+            await self._tell_balance(account_id, cents)
+        if round_.voided or round_.last_of_shoe:
+            await self._end_shoe()
+        self.phase = "idle"
+        self.round = None
+
+    async def _settle(self, session: AsyncSession, record: RoundRecord, round_: GameRound) -> dict[int, int]:
+        bets = (await session.scalars(select(BetRecord).where(BetRecord.round_id == record.id))).all()
+        staked_db: dict[int, int] = {}
+        for bet in bets:
+            staked_db[bet.account_id] = staked_db.get(bet.account_id, 0) + bet.amount
+        net = round_.net()
+        in_play = await ledger.system_wallet(session, "in_play")
+        house = await ledger.system_wallet(session, "house")
+        balances: dict[int, int] = {}
+        for player, account_id in sorted(self.accounts.items()):
+            staked = staked_db.get(account_id, 0)
+            gain = ledger.to_minor(net.get(player, Decimal(0)), f"{player}'s result")
+            returned = staked + gain
+            wallet = await ledger.player_wallet(session, account_id)
+            transaction, after = await ledger.post(
+                session,
+                "settle",
+                [(in_play, -staked), (wallet, returned), (house, -gain)],
+                round_id=record.id,
+                memo=f"round {record.id} settled",
+            )
+            balance_after = after.get(wallet, await ledger.balance(session, account_id))
+            balances[account_id] = balance_after
+            session.add(
+                Settlement(
+                    round_id=record.id,
+                    account_id=account_id,
+                    staked=staked,
+                    returned=returned,
+                    balance_before=self.balance_before.get(account_id, balance_after - gain),
+                    balance_after=balance_after,
+                    transaction_id=transaction.id,
+                )
+            )
+        record.status = "settled"
+        record.ended_at = self.clock.now()
+        record.spec = round_.spec()
+        record.result = round_.result()
+        return balances
+
+    # --------------------------------------------------------------------------------------------
+    # what a viewer sees
+
+    def snapshot(self, viewer: str | None = None) -> dict[str, Any]:
+        round_ = self.round
+        document: dict[str, Any] = {
+            "table": self.table_id,
+            "name": self.name,
+            "game": self.game,
+            "seq": self.seq,
+            "phase": self.phase,
+            "closes_at": self.deadline_at,
+            "shoe": {"id": self.shoe_id, "commitment": self.commitment},
+            "round": None,
+        }
+        if round_ is not None:
+            document["round"] = {"id": self.round_id, "number": self.round_number + 1, **round_.view()}
+            document["pending"] = round_.pending().document()
+            if viewer is not None:
+                document["your_actions"] = round_.legal_for(viewer)
+        return document
+
+
+def _decimal(raw: object, what: str) -> Decimal:
+    if isinstance(raw, bool) or raw is None:
+        raise Refused(f"{what}: give the amount", 422)
+    try:
+        value = Decimal(str(raw))
+    except ArithmeticError:
+        raise Refused(f"{what}: {raw!r} is not an amount", 422) from None
+    if not value.is_finite() or value <= 0:
+        raise Refused(f"{what}: {raw!r} is not a positive amount", 422)
+    return value
+
+
+def _seconds(value: float) -> timedelta:
+    return timedelta(seconds=value)

@@ -1,0 +1,449 @@
+"""The ASGI application: REST for everything but the live view, a WebSocket per table viewer.
+
+``create_app(settings)`` builds it; ``croupier serve`` runs it with uvicorn. Every answer to a bad
+request is a 4xx with ``{"error": "…"}`` naming the rule or the field; an unexpected fault is a 500
+with no traceback in it. The protocol is documented in ``docs/protocol.md``.
+"""
+
+import contextlib
+import hashlib
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from croupier import __version__
+from croupier.errors import CroupierError
+from croupier.server import history, ledger
+from croupier.server.actor import Command, Refused, TableActor, request_digest, table_rules
+from croupier.server.auth import AuthError, Identity, create_account, identify, sign_in
+from croupier.server.clock import Clock, SystemClock
+from croupier.server.db import make_engine, migrate, sessions
+from croupier.server.hub import Hub
+from croupier.server.models import GameTable, IdempotencyRecord
+
+log = logging.getLogger("croupier.server")
+
+
+@dataclass
+class Settings:
+    database: str = "sqlite+aiosqlite:///croupier.db"
+    redis: str | None = None
+    demo: bool = True
+    betting_seconds: float = 15.0
+    decision_seconds: float = 20.0
+    run_tables: bool = True
+    seed: str | None = None
+    """Only for tests and demonstrations: derive every shoe's server seed from this text, so that a run
+    can be repeated. Never set on a real table: the seeds are then predictable."""
+
+
+@dataclass
+class Service:
+    settings: Settings
+    clock: Clock
+    engine: AsyncEngine | None = None
+    sessions: async_sessionmaker[AsyncSession] | None = None
+    hub: Hub = field(default_factory=Hub)
+    actors: dict[int, TableActor] = field(default_factory=dict)
+
+    def session(self) -> AsyncSession:
+        assert self.sessions is not None
+        return self.sessions()
+
+    async def start(self) -> None:
+        self.engine = make_engine(self.settings.database)
+        await migrate(self.engine)
+        self.sessions = sessions(self.engine)
+        self.hub = Hub(self.settings.redis)
+        await self.hub.start()
+        if self.settings.demo:
+            from croupier.server.demo import seed_demo
+
+            await seed_demo(self, self.settings)
+        if self.settings.run_tables:
+            async with self.session() as session:
+                rows = (await session.scalars(select(GameTable).order_by(GameTable.id))).all()
+            for row in rows:
+                self.start_table(row)
+
+    def start_table(self, row: GameTable) -> TableActor:
+        assert self.sessions is not None
+        seeds = None
+        if self.settings.seed is not None:
+            text = self.settings.seed
+            seeds = lambda shoe: hashlib.sha256(f"{text}:{shoe}".encode()).digest()  # noqa: E731
+        actor = TableActor(row, self.sessions, self.hub, self.clock, seeds)
+        self.actors[row.id] = actor
+        actor.start()
+        return actor
+
+    async def stop(self) -> None:
+        for actor in self.actors.values():
+            await actor.stop()
+        await self.hub.stop()
+        if self.engine is not None:
+            await self.engine.dispose()
+
+
+# --------------------------------------------------------------------------------------------------
+# request bodies
+
+
+class SignIn(BaseModel):
+    name: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=256)
+
+
+class NewAccount(SignIn):
+    role: str = "player"
+
+
+class BetBody(BaseModel):
+    spot: str = Field(min_length=1, max_length=24, description="A box number (blackjack) or a baccarat spot")
+    amount: str = Field(min_length=1, max_length=20, description="Decimal text, e.g. 25 or 12.50")
+
+
+class ActionBody(BaseModel):
+    type: str = Field(
+        min_length=1, max_length=16, description="hit, stand, double, split, surrender, insurance, even_money"
+    )
+    box: int = Field(ge=0, le=7)
+    hand: int | None = Field(default=None, ge=0, le=7)
+    amount: str | None = Field(default=None, max_length=20)
+
+
+class CardBody(BaseModel):
+    card: str = Field(min_length=2, max_length=3)
+
+
+class VoidBody(BaseModel):
+    reason: str = Field(default="", max_length=200)
+
+
+class MoneyBody(BaseModel):
+    account: str = Field(min_length=1, max_length=64)
+    amount: str = Field(min_length=1, max_length=20)
+
+
+# --------------------------------------------------------------------------------------------------
+# the app
+
+
+def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
+    service = Service(settings or Settings(), clock or SystemClock())
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.stop()
+
+    app = FastAPI(
+        title="croupier",
+        version=__version__,
+        description="Live tables for Macau blackjack, live-online blackjack and Macau baccarat.",
+        lifespan=lifespan,
+    )
+    app.state.service = service
+
+    @app.exception_handler(Refused)
+    async def refused(_request: Request, error: Refused) -> JSONResponse:
+        return JSONResponse({"error": str(error)}, status_code=error.status)
+
+    @app.exception_handler(AuthError)
+    async def auth_error(_request: Request, error: AuthError) -> JSONResponse:
+        status = 403 if "may not" in str(error) or "only" in str(error) else 401
+        return JSONResponse({"error": str(error)}, status_code=status)
+
+    @app.exception_handler(history.HistoryError)
+    async def history_error(_request: Request, error: history.HistoryError) -> JSONResponse:
+        return JSONResponse({"error": str(error)}, status_code=error.status)
+
+    @app.exception_handler(CroupierError)
+    async def croupier_error(_request: Request, error: CroupierError) -> JSONResponse:
+        return JSONResponse({"error": str(error)}, status_code=409)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
+        parts = []
+        for problem in error.errors():
+            where = ".".join(str(p) for p in problem.get("loc", ()) if p != "body")
+            parts.append(f"{where}: {problem.get('msg', 'invalid')}")
+        return JSONResponse({"error": "; ".join(parts) or "invalid request"}, status_code=422)
+
+    @app.exception_handler(Exception)
+    async def fault(_request: Request, error: Exception) -> JSONResponse:
+        log.exception("unexpected fault", exc_info=error)
+        return JSONResponse({"error": "internal error; nothing was changed"}, status_code=500)
+
+    async def db() -> AsyncIterator[AsyncSession]:
+        async with service.session() as session:
+            yield session
+
+    async def who(authorization: Annotated[str | None, Header()] = None) -> Identity:
+        # a session of its own, closed at once: a request that then waits on a table holds no database lock
+        if not authorization or not authorization.lower().startswith("bearer "):
+            raise AuthError("sign in first: send Authorization: Bearer TOKEN")
+        async with service.session() as session:
+            return await identify(session, authorization[7:].strip())
+
+    def actor_of(table_id: int) -> TableActor:
+        actor = service.actors.get(table_id)
+        if actor is None:
+            raise Refused(f"table {table_id}: no such table", 404)
+        return actor
+
+    Me = Annotated[Identity, Depends(who)]
+    Db = Annotated[AsyncSession, Depends(db)]
+    Key = Annotated[str | None, Header(alias="Idempotency-Key", max_length=128)]
+
+    # accounts ------------------------------------------------------------------------------------
+    @app.post("/api/accounts", status_code=201, tags=["accounts"])
+    async def register(body: NewAccount, session: Db) -> dict[str, Any]:
+        """Open a player account (other roles are made by a supervisor: ``croupier serve --demo`` makes some)."""
+        if body.role != "player":
+            raise AuthError("only player accounts may be opened here")
+        async with session.begin():
+            account = await create_account(session, body.name, body.password, "player")
+        return {"id": account.id, "name": account.name, "role": account.role}
+
+    @app.post("/api/login", tags=["accounts"])
+    async def login(body: SignIn, session: Db) -> dict[str, Any]:
+        async with session.begin():
+            token, identity = await sign_in(session, body.name, body.password)
+        return {"token": token, "account": {"id": identity.id, "name": identity.name, "role": identity.role}}
+
+    @app.get("/api/me", tags=["accounts"])
+    async def me(identity: Me, session: Db) -> dict[str, Any]:
+        balance = await ledger.balance(session, identity.id) if identity.role == "player" else None
+        return {
+            "id": identity.id,
+            "name": identity.name,
+            "role": identity.role,
+            "balance": None if balance is None else ledger.money_text(balance),
+        }
+
+    # cashier -------------------------------------------------------------------------------------
+    async def cashier_move(
+        kind: str, body: MoneyBody, identity: Identity, key: str | None, session: AsyncSession
+    ) -> dict[str, Any]:
+        if identity.role not in ("cashier", "supervisor"):
+            raise AuthError(f"only a cashier or supervisor may make a {kind}")
+        if not key:
+            raise Refused(f"a {kind} needs an Idempotency-Key header", 400)
+        payload = body.model_dump()
+        digest = request_digest(kind, payload)
+        try:
+            async with session.begin():
+                stored = await session.scalar(
+                    select(IdempotencyRecord).where(
+                        IdempotencyRecord.account_id == identity.id, IdempotencyRecord.key == key
+                    )
+                )
+                if stored is not None:
+                    if stored.request_digest != digest:
+                        raise Refused(f"Idempotency-Key {key!r} was used for a different request; use a new key", 422)
+                    return dict(stored.response)
+                from croupier.server.models import Account
+
+                account = await session.scalar(select(Account).where(Account.name == body.account))
+                if account is None or account.role != "player":
+                    raise Refused(f"{kind}: no player account {body.account!r}", 404)
+                from decimal import Decimal, InvalidOperation
+
+                try:
+                    amount = Decimal(body.amount)
+                except InvalidOperation:
+                    raise Refused(f"{kind}: {body.amount!r} is not an amount", 422) from None
+                if not amount.is_finite() or amount <= 0:
+                    raise Refused(f"{kind}: the amount must be positive", 422)
+                cents = ledger.to_minor(amount, kind)
+                wallet = await ledger.player_wallet(session, account.id)
+                cashier = await ledger.system_wallet(session, "cashier")
+                sign = 1 if kind == "deposit" else -1
+                _tx, after = await ledger.post(
+                    session,
+                    kind,
+                    [(wallet, sign * cents), (cashier, -sign * cents)],
+                    memo=f"{kind} by {identity.name}",
+                    who=account.name,
+                )
+                answer = {
+                    "account": account.name,
+                    kind: ledger.money_text(cents),
+                    "balance": ledger.money_text(after[wallet]),
+                }
+                session.add(
+                    IdempotencyRecord(
+                        account_id=identity.id,
+                        key=key,
+                        request_digest=digest,
+                        status=200,
+                        response=answer,
+                        created_at=service.clock.now(),
+                    )
+                )
+        except IntegrityError:  # the same key, raced: the first answer stands
+            async with service.session() as again:
+                stored = await again.scalar(
+                    select(IdempotencyRecord).where(
+                        IdempotencyRecord.account_id == identity.id, IdempotencyRecord.key == key
+                    )
+                )
+            if stored is None or stored.request_digest != digest:
+                raise Refused(f"Idempotency-Key {key!r} was used for a different request; use a new key", 422) from None
+            return dict(stored.response)
+        await service.hub.publish(f"account:{account.id}", {"event": {"type": "balance", "balance": answer["balance"]}})
+        return answer
+
+    @app.post("/api/cashier/deposits", tags=["cashier"])
+    async def deposit(body: MoneyBody, identity: Me, session: Db, idempotency_key: Key = None) -> dict[str, Any]:
+        return await cashier_move("deposit", body, identity, idempotency_key, session)
+
+    @app.post("/api/cashier/withdrawals", tags=["cashier"])
+    async def withdraw(body: MoneyBody, identity: Me, session: Db, idempotency_key: Key = None) -> dict[str, Any]:
+        return await cashier_move("withdrawal", body, identity, idempotency_key, session)
+
+    @app.get("/api/ledger", tags=["cashier"])
+    async def ledger_check(identity: Me, session: Db) -> dict[str, Any]:
+        """The ledger's invariants: entries and balances each sum to zero, every transaction balances."""
+        if identity.role not in ("cashier", "supervisor"):
+            raise AuthError("only a cashier or supervisor may read the ledger")
+        entries, balances, unbalanced = await ledger.ledger_sums(session)
+        return {
+            "entries_sum": entries,
+            "balances_sum": balances,
+            "unbalanced_transactions": unbalanced,
+            "wallets_match_entries": await ledger.wallets_match_entries(session),
+        }
+
+    # tables ----------------------------------------------------------------------------------------
+    @app.get("/api/tables", tags=["tables"])
+    async def lobby(session: Db) -> list[dict[str, Any]]:
+        rows = (await session.scalars(select(GameTable).order_by(GameTable.id))).all()
+        result = []
+        for row in rows:
+            actor = service.actors.get(row.id)
+            rules = table_rules(row)
+            snapshot = actor.snapshot() if actor else {}
+            seats = []
+            round_ = snapshot.get("round") or {}
+            for box in round_.get("boxes", []):
+                seats.append(box.get("box"))
+            result.append(
+                {
+                    "id": row.id,
+                    "name": row.name,
+                    "game": row.game,
+                    "rules": rules.preset,
+                    "overrides": dict(row.overrides),
+                    "min_bet": ledger.money_text(row.min_bet),
+                    "max_bet": ledger.money_text(row.max_bet),
+                    "chip": ledger.money_text(row.chip),
+                    "mode": row.mode,
+                    "boxes": getattr(rules, "boxes", None),
+                    "boxes_taken": seats,
+                    "phase": snapshot.get("phase", "closed"),
+                }
+            )
+        return result
+
+    @app.get("/api/tables/{table_id}", tags=["tables"])
+    async def table_view(table_id: int, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        actor = actor_of(table_id)
+        viewer = None
+        if authorization and authorization.lower().startswith("bearer "):
+            async with service.session() as session:
+                viewer = (await identify(session, authorization[7:].strip())).name
+        return actor.snapshot(viewer)
+
+    @app.post("/api/tables/{table_id}/bets", tags=["play"])
+    async def place_bet(table_id: int, body: BetBody, identity: Me, idempotency_key: Key = None) -> dict[str, Any]:
+        command = Command("bet", identity, body.model_dump(), idempotency_key)
+        return await actor_of(table_id).submit(command)
+
+    @app.post("/api/tables/{table_id}/actions", tags=["play"])
+    async def act(table_id: int, body: ActionBody, identity: Me, idempotency_key: Key = None) -> dict[str, Any]:
+        payload = body.model_dump(exclude_none=True)
+        return await actor_of(table_id).submit(Command("act", identity, payload, idempotency_key))
+
+    @app.post("/api/tables/{table_id}/cards", tags=["dealer"])
+    async def supply_card(table_id: int, body: CardBody, identity: Me) -> dict[str, Any]:
+        return await actor_of(table_id).submit(Command("card", identity, body.model_dump()))
+
+    @app.post("/api/tables/{table_id}/misdeal", tags=["dealer"])
+    async def misdeal(table_id: int, identity: Me) -> dict[str, Any]:
+        return await actor_of(table_id).submit(Command("misdeal", identity, {}))
+
+    @app.post("/api/tables/{table_id}/void", tags=["dealer"])
+    async def void(table_id: int, body: VoidBody, identity: Me) -> dict[str, Any]:
+        return await actor_of(table_id).submit(Command("void", identity, body.model_dump()))
+
+    # history ---------------------------------------------------------------------------------------
+    @app.get("/api/history", tags=["history"])
+    async def my_history(
+        identity: Me, session: Db, limit: Annotated[int, Query(ge=1, le=100)] = 10
+    ) -> list[dict[str, Any]]:
+        return await history.player_history(session, identity.id, limit)
+
+    @app.get("/api/rounds/{round_id}", tags=["history"])
+    async def one_round(round_id: int, identity: Me, session: Db) -> dict[str, Any]:
+        return await history.round_document(session, round_id, identity.id, identity.role)
+
+    @app.get("/api/rounds/{round_id}/transcript", tags=["history"])
+    async def round_transcript(round_id: int, identity: Me, session: Db) -> dict[str, Any]:
+        return await history.transcript(session, round_id, identity.id, identity.role)
+
+    @app.get("/api/shoes/{shoe_id}", tags=["fairness"])
+    async def shoe(shoe_id: int, session: Db) -> dict[str, Any]:
+        return await history.shoe_document(session, shoe_id)
+
+    # the live view ---------------------------------------------------------------------------------
+    @app.websocket("/ws/tables/{table_id}")
+    async def watch(websocket: WebSocket, table_id: int, token: str | None = None) -> None:
+        actor = service.actors.get(table_id)
+        if actor is None:
+            await websocket.close(code=4404, reason=f"table {table_id}: no such table")
+            return
+        identity: Identity | None = None
+        if token:
+            try:
+                async with service.session() as session:
+                    identity = await identify(session, token)
+            except AuthError as error:
+                await websocket.close(code=4401, reason=str(error))
+                return
+        await websocket.accept()
+        channels = [f"table:{table_id}"]
+        if identity is not None:
+            channels.append(f"account:{identity.id}")
+        subscription = service.hub.subscribe(*channels)
+        try:
+            await websocket.send_json(
+                {"type": "snapshot", "snapshot": actor.snapshot(identity.name if identity else None)}
+            )
+            async for message in subscription.messages():
+                out = {"type": "event", **message}
+                if identity is not None and message.get("table") == table_id and actor.round is not None:
+                    event = message.get("event", {})
+                    if event.get("type") in ("await", "card", "bet", "hit", "stand", "double", "split", "surrender"):
+                        out["your_actions"] = actor.round.legal_for(identity.name)
+                await websocket.send_json(out)
+            await websocket.close(code=4408, reason="too slow: reconnect for a fresh snapshot")
+        except WebSocketDisconnect:
+            pass
+        finally:
+            subscription.close()
+
+    return app

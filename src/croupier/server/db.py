@@ -1,0 +1,107 @@
+"""Database connections and schema migrations.
+
+SQLite is the embedded default (a local file, WAL journal, ``synchronous=FULL``, foreign keys on, a
+busy timeout so concurrent writers wait rather than fail); PostgreSQL through asyncpg for several
+processes. The schema comes from the Alembic migrations in ``migrations/``; :func:`migrate` brings a
+database to the newest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+
+from croupier.errors import CroupierError
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+DEFAULT_URL = "sqlite+aiosqlite:///croupier.db"
+
+
+class DatabaseError(CroupierError):
+    """The database cannot be used as asked."""
+
+
+def normalise_url(url: str) -> str:
+    """Accept the plain forms (``sqlite:///x.db``, ``postgresql://…``) and name the async drivers."""
+    if url.startswith("sqlite:///") or url == "sqlite://":
+        return "sqlite+aiosqlite" + url[len("sqlite") :]
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+asyncpg://" + url.split("://", 1)[1]
+    if url.startswith(("sqlite+aiosqlite://", "postgresql+asyncpg://")):
+        return url
+    raise DatabaseError(f"--database {url!r}: use sqlite:///FILE or postgresql://USER@HOST/DB")
+
+
+def is_sqlite(url: str) -> bool:
+    return url.startswith("sqlite")
+
+
+def make_engine(url: str) -> AsyncEngine:
+    url = normalise_url(url)
+    if is_sqlite(url):
+        engine = create_async_engine(url, connect_args={"timeout": 30})
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _pragmas(connection: Any, _record: Any) -> None:
+            connection.isolation_level = None  # the driver emits no BEGIN of its own: ``_begin`` does
+            cursor = connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.close()
+
+        @event.listens_for(engine.sync_engine, "begin")
+        def _begin(connection: Connection) -> None:
+            # one writer at a time from the first statement: no lost update between a read and a write
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+        return engine
+    return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+
+
+def sessions(engine: AsyncEngine) -> async_sessionmaker[Any]:
+    return async_sessionmaker(engine, expire_on_commit=False)
+
+
+def _alembic_config(url: str) -> Any:
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", normalise_url(url).replace("%", "%%"))
+    return config
+
+
+def _upgrade(connection: Connection, url: str) -> None:
+    from alembic import command
+
+    config = _alembic_config(url)
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+async def migrate(engine: AsyncEngine) -> None:
+    """Bring the database to the newest schema."""
+    url = engine.url.render_as_string(hide_password=False)
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(_upgrade, url)
+    except OSError as error:
+        raise DatabaseError(f"database: cannot connect: {error}") from None
+
+
+def migrate_blocking(url: str) -> None:
+    async def run() -> None:
+        engine = make_engine(url)
+        try:
+            await migrate(engine)
+        finally:
+            await engine.dispose()
+
+    asyncio.run(run())

@@ -1,0 +1,91 @@
+"""The demo a fresh database starts with: a few tables and accounts, so that ``croupier serve`` answers.
+
+Tables: Macau 1983 blackjack, live-online blackjack (one dealt by the server, one by a dealer's card
+reader), Macau baccarat. Accounts (password ``demo`` for all; change them for anything but a demo):
+players ``ana``, ``ben``, ``chen`` with 1,000.00 each, dealer ``dora``, supervisor ``sam``, cashier
+``cole``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+
+from croupier.server import ledger
+from croupier.server.auth import create_account
+from croupier.server.models import Account, GameTable
+
+if TYPE_CHECKING:
+    from croupier.server.app import Service, Settings
+
+DEMO_PASSWORD = "demo"
+PLAYERS = ("ana", "ben", "chen")
+STAFF = (("dora", "dealer"), ("sam", "supervisor"), ("cole", "cashier"))
+START_BALANCE = 100_000  # cents
+
+
+def demo_tables(settings: Settings, dealer_id: int | None) -> list[dict[str, Any]]:
+    common = {"betting_seconds": settings.betting_seconds, "decision_seconds": settings.decision_seconds}
+    return [
+        {
+            "name": "macau-1",
+            "game": "blackjack",
+            "preset": "macau-1983",
+            "overrides": {},
+            "min_bet": 1000,
+            "max_bet": 100_000,
+            "chip": 100,
+            "mode": "rng",
+            **common,
+        },
+        {
+            "name": "online-1",
+            "game": "blackjack",
+            "preset": "live-online",
+            "overrides": {},
+            "min_bet": 500,
+            "max_bet": 50_000,
+            "chip": 100,
+            "mode": "rng",
+            **common,
+        },
+        {
+            "name": "online-live",
+            "game": "blackjack",
+            "preset": "live-online",
+            "overrides": {},
+            "min_bet": 500,
+            "max_bet": 50_000,
+            "chip": 100,
+            "mode": "live",
+            "dealer_id": dealer_id,
+            **common,
+        },
+    ]
+
+
+async def seed_demo(service: Service, settings: Settings) -> None:
+    async with service.session() as session, session.begin():
+        if await session.scalar(select(GameTable.id).limit(1)) is not None:
+            return
+        await ledger.ensure_system_wallets(session)
+        ids: dict[str, int] = {}
+        for name in PLAYERS:
+            account = await create_account(session, name, DEMO_PASSWORD, "player")
+            ids[name] = account.id
+        for name, role in STAFF:
+            account = await create_account(session, name, DEMO_PASSWORD, role)
+            ids[name] = account.id
+        cashier = await ledger.system_wallet(session, "cashier")
+        for name in PLAYERS:
+            wallet = await ledger.player_wallet(session, ids[name])
+            await ledger.post(session, "deposit", [(wallet, START_BALANCE), (cashier, -START_BALANCE)], memo="demo")
+        for spec in demo_tables(settings, ids["dora"]):
+            session.add(GameTable(**spec))
+        await session.flush()
+
+
+async def account_id(service: Service, name: str) -> int | None:
+    async with service.session() as session:
+        return await session.scalar(select(Account.id).where(Account.name == name))

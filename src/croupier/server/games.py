@@ -1,0 +1,368 @@
+"""The games as a table actor drives them: one round at a time, bets, decisions, timers, what is public.
+
+A :class:`GameRound` wraps one engine round (blackjack :class:`~croupier.blackjack.state.Round`, or
+a baccarat coup of :class:`~croupier.baccarat.state.BaccaratTable`) behind the few verbs a table
+needs: verify and place a bet, close betting, what is pending and for whom, the money a decision
+takes before it is made, make it, the answer a timer gives, and the events anyone may see.
+
+Public events never hold a card before it is dealt face up: a burn is announced without its card, a
+hole card as "face down" until it is turned, and the shoe's order is never read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Protocol
+
+from croupier.blackjack import actions as op
+from croupier.blackjack.hand import total
+from croupier.blackjack.replay import round_result, round_spec
+from croupier.blackjack.rules import Rules as BlackjackRules
+from croupier.blackjack.state import Round, Table
+from croupier.cards import Card
+from croupier.errors import CroupierError, IllegalActionError
+from croupier.money import format_amount
+from croupier.shoe import Shoe
+
+
+class ActionError(CroupierError):
+    """A request the round refuses: the message names the rule."""
+
+
+@dataclass(frozen=True)
+class Pending:
+    """What the round waits for: ``bets``, ``insurance``, ``decision`` (``player``, ``box``, ``hand``),
+    ``card`` (a live dealer's next card), ``void`` (a shoe that ran dry) or ``over``."""
+
+    kind: str
+    player: str | None = None
+    box: int | None = None
+    hand: int | None = None
+    purpose: str | None = None
+
+    def document(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if v is not None}
+
+
+class GameRound(Protocol):
+    def verify_bet(self, player: str, spot: str, amount: Decimal) -> None: ...
+    def bet(self, player: str, spot: str, amount: Decimal) -> None: ...
+    def close_betting(self) -> None: ...
+    def pending(self) -> Pending: ...
+    def stakes_for(self, player: str, action: dict[str, Any]) -> dict[str, Decimal]: ...
+    def act(self, player: str, action: dict[str, Any]) -> None: ...
+    def timeout(self) -> None: ...
+    def supply_card(self, card: Card) -> None: ...
+    def void(self, reason: str) -> None: ...
+    def staked(self) -> dict[str, Decimal]: ...
+    def net(self) -> dict[str, Decimal]: ...
+    def events_since(self, start: int) -> tuple[int, list[dict[str, Any]]]: ...
+    def view(self) -> dict[str, Any]: ...
+    def legal_for(self, player: str) -> list[dict[str, Any]]: ...
+    def cards_drawn(self) -> list[str]: ...
+    def spec(self) -> dict[str, Any]: ...
+    def result(self) -> dict[str, Any]: ...
+    @property
+    def has_bets(self) -> bool: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def voided(self) -> bool: ...
+    @property
+    def last_of_shoe(self) -> bool: ...
+
+
+def _amount(raw: object, what: str) -> Decimal | None:
+    if raw is None:
+        return None
+    try:
+        return Decimal(str(raw))
+    except ArithmeticError:
+        raise ActionError(f"{what}: {raw!r} is not an amount") from None
+
+
+class BlackjackRound:
+    """One blackjack round at a server table."""
+
+    def __init__(self, table: Table, round_: Round) -> None:
+        self.table = table
+        self.round = round_
+
+    # betting -------------------------------------------------------------------------------------
+    @staticmethod
+    def _box(spot: str) -> int:
+        if not spot.isdigit():
+            raise ActionError(f"bet: blackjack bets are on a box number, not {spot!r}")
+        return int(spot)
+
+    def verify_bet(self, player: str, spot: str, amount: Decimal) -> None:
+        self.round.verify_bet(player, self._box(spot), amount)
+
+    def bet(self, player: str, spot: str, amount: Decimal) -> None:
+        self.round.bet(player, self._box(spot), amount)
+
+    @property
+    def has_bets(self) -> bool:
+        return bool(self.round.bets)
+
+    def close_betting(self) -> None:
+        self.round.deal()
+
+    # play ----------------------------------------------------------------------------------------
+    def pending(self) -> Pending:
+        pending = self.round.pending
+        if self.round.voided or pending is None:
+            return Pending("over")
+        if isinstance(pending, op.AwaitBets):
+            return Pending("bets")
+        if isinstance(pending, op.AwaitInsurance):
+            return Pending("insurance")
+        if isinstance(pending, op.AwaitDecision):
+            return Pending("decision", pending.player, pending.box, pending.hand)
+        if isinstance(pending, op.AwaitCard):
+            return Pending("card" if self.round.shoe.is_live else "void", purpose=pending.purpose)
+        return Pending("over")
+
+    def _target(self, action: dict[str, Any]) -> tuple[int, int | None]:
+        box = action.get("box")
+        hand = action.get("hand")
+        if not isinstance(box, int) or isinstance(box, bool):
+            raise ActionError(f"{action.get('type')}: name the box (a number)")
+        if hand is not None and (not isinstance(hand, int) or isinstance(hand, bool)):
+            raise ActionError(f"{action.get('type')}: the hand is a number")
+        return box, hand
+
+    def stakes_for(self, player: str, action: dict[str, Any]) -> dict[str, Decimal]:
+        """Verify ``action`` for ``player`` and return the money each bettor must add before it is made."""
+        kind = action.get("type")
+        rd = self.round
+        if kind == "insurance":
+            box, _hand = self._target(action)
+            amount = _amount(action.get("amount"), "insurance")
+            if amount is None:
+                raise ActionError("insurance: give the amount (at most half the bet, Art. 8)")
+            return {player: rd.verify_insurance(player, box, amount)}
+        if kind == "even_money":
+            box, _hand = self._target(action)
+            rd.verify_even_money(player, box)
+            return {}
+        box, hand = self._target(action)
+        if kind == "double":
+            amount = _amount(action.get("amount"), "double")
+            added = rd.verify_double(box, hand, player, amount)
+            target = rd.hands[box][hand if hand is not None else self._turn_hand()]
+            decider = target.stakes[player]
+            return {p: stake * added / decider for p, stake in target.stakes.items()}
+        if kind == "split":
+            rd.verify_split(box, hand, player)
+            target = rd.hands[box][hand if hand is not None else self._turn_hand()]
+            return {p: rd.bets[box][p] for p in target.stakes}
+        if kind == "hit":
+            rd.verify_hit(box, hand, player)
+        elif kind == "stand":
+            rd.verify_stand(box, hand, player)
+        elif kind == "surrender":
+            rd.verify_surrender(box, hand, player)
+        else:
+            raise ActionError(
+                f"unknown action {kind!r}; the actions are hit, stand, double, split, surrender, insurance, even_money"
+            )
+        return {}
+
+    def _turn_hand(self) -> int:
+        pending = self.round.pending
+        if isinstance(pending, op.AwaitDecision):
+            return pending.hand
+        raise IllegalActionError("no hand is to act")
+
+    def act(self, player: str, action: dict[str, Any]) -> None:
+        kind = action.get("type")
+        rd = self.round
+        box, hand = self._target(action)
+        if kind == "insurance":
+            rd.insure(player, box, _amount(action.get("amount"), "insurance"))
+        elif kind == "even_money":
+            rd.take_even_money(player, box)
+        elif kind == "double":
+            rd.double(box, hand, player, _amount(action.get("amount"), "double"))
+        elif kind == "split":
+            rd.split(box, hand, player)
+        elif kind == "hit":
+            rd.hit(box, hand, player)
+        elif kind == "stand":
+            rd.stand(box, hand, player)
+        elif kind == "surrender":
+            rd.surrender(box, hand, player)
+        else:
+            raise ActionError(f"unknown action {kind!r}")
+
+    def timeout(self) -> None:
+        """The timer ran out: insurance is declined, or the hand to act stands (RULES.md, live details)."""
+        pending = self.round.pending
+        if isinstance(pending, op.AwaitInsurance):
+            self.round.close_insurance()
+        elif isinstance(pending, op.AwaitDecision):
+            self.round.stand(pending.box, pending.hand, pending.player)
+
+    def supply_card(self, card: Card) -> None:
+        self.round.supply_card(card)
+
+    def void(self, reason: str) -> None:
+        self.round.void(reason)
+
+    # results -------------------------------------------------------------------------------------
+    def staked(self) -> dict[str, Decimal]:
+        return self.round.staked()
+
+    def net(self) -> dict[str, Decimal]:
+        return self.round.net()
+
+    @property
+    def finished(self) -> bool:
+        return self.round.ended
+
+    @property
+    def voided(self) -> bool:
+        return self.round.voided
+
+    @property
+    def last_of_shoe(self) -> bool:
+        return self.round.last_round or self.table.shoe_finished
+
+    def cards_drawn(self) -> list[str]:
+        drawn = []
+        for o in self.round.operations:
+            if isinstance(o, op.CardBurned | op.CardDealt | op.CardVoided):
+                drawn.append(str(o.card))
+        return drawn
+
+    def spec(self) -> dict[str, Any]:
+        return round_spec(self.round)
+
+    def result(self) -> dict[str, Any]:
+        return round_result(self.round)
+
+    # what anyone may see ------------------------------------------------------------------------
+    def events_since(self, start: int) -> tuple[int, list[dict[str, Any]]]:
+        operations = self.round.operations
+        return len(operations), [public_event(o) for o in operations[start:]]
+
+    def legal_for(self, player: str) -> list[dict[str, Any]]:
+        result = []
+        for action in self.round.legal_actions():
+            if action.player != player:
+                continue
+            entry: dict[str, Any] = {"type": action.kind, "box": action.box}
+            if action.hand is not None:
+                entry["hand"] = action.hand
+            if action.min_amount is not None:
+                entry["min_amount"] = format_amount(action.min_amount)
+            if action.max_amount is not None:
+                entry["max_amount"] = format_amount(action.max_amount)
+            result.append(entry)
+        return result
+
+    def view(self) -> dict[str, Any]:
+        rd = self.round
+        dealer = rd.dealer_cards
+        boxes = []
+        for box in sorted(set(rd.bets) | set(rd.hands)):
+            hands = []
+            for hand in rd.hands.get(box, []):
+                hands.append(
+                    {
+                        "cards": [str(c) for c in hand.cards],
+                        "total": hand.total,
+                        "soft": total(hand.cards)[1] if hand.cards else False,
+                        "outcome": hand.outcome or None,
+                        "stakes": {p: format_amount(s) for p, s in hand.stakes.items()},
+                    }
+                )
+            boxes.append(
+                {
+                    "box": box,
+                    "bets": {p: format_amount(a) for p, a in rd.bets.get(box, {}).items()},
+                    "decider": rd.decider(box) if box in rd.bets else None,
+                    "hands": hands,
+                }
+            )
+        return {
+            "dealer": {
+                "cards": [str(c) for c in dealer],
+                "hole_card": rd.dealer_has_hole_card,
+                "total": total(dealer)[0] if dealer else 0,
+            },
+            "boxes": boxes,
+            "insurance": [{"player": p, "box": b, "amount": format_amount(a)} for (p, b), a in rd.insurance.items()],
+            "payments": [payment_document(p) for p in rd.payments],
+        }
+
+
+def payment_document(payment: op.Payment) -> dict[str, Any]:
+    return {
+        "player": payment.player,
+        "box": payment.box,
+        "hand": payment.hand,
+        "kind": payment.kind,
+        "stake": format_amount(payment.stake),
+        "amount": format_amount(payment.amount),
+    }
+
+
+def public_event(operation: op.Operation) -> dict[str, Any]:
+    """An engine operation as anyone at the table may see it: never a card before it is face up."""
+    o = operation
+    if isinstance(o, op.BetPlaced):
+        return {"type": "bet", "player": o.player, "box": o.box, "amount": format_amount(o.amount)}
+    if isinstance(o, op.CardBurned):
+        return {"type": "burn"}
+    if isinstance(o, op.CardDealt):
+        if not o.face_up:
+            return {"type": "card", "box": o.box, "hand": o.hand, "face_up": False}
+        return {"type": "card", "box": o.box, "hand": o.hand, "face_up": True, "card": str(o.card)}
+    if isinstance(o, op.CardVoided):
+        return {"type": "card_voided", "card": str(o.card)}
+    if isinstance(o, op.HoleCardTurned):
+        return {"type": "hole_card", "card": str(o.card)}
+    if isinstance(o, op.CutCardOut):
+        return {"type": "cut_card"}
+    if isinstance(o, op.InsuranceTaken):
+        return {"type": "insurance", "player": o.player, "box": o.box, "amount": format_amount(o.amount)}
+    if isinstance(o, op.EvenMoneyTaken):
+        return {"type": "even_money", "player": o.player, "box": o.box}
+    if isinstance(o, op.InsuranceClosed):
+        return {"type": "insurance_closed"}
+    if isinstance(o, op.DealerPeeked):
+        return {"type": "peek", "natural": o.natural}
+    if isinstance(o, op.Decision):
+        entry: dict[str, Any] = {"type": o.kind, "player": o.player, "box": o.box, "hand": o.hand}
+        if o.amount is not None:
+            entry["amount"] = format_amount(o.amount)
+        return entry
+    if isinstance(o, op.HandStood):
+        return {"type": "hand_stood", "box": o.box, "hand": o.hand, "reason": o.reason}
+    if isinstance(o, op.DealerStood):
+        return {"type": "dealer_stood", "total": o.total}
+    if isinstance(o, op.Payment):
+        return {"type": "payment", **payment_document(o)}
+    if isinstance(o, op.RoundEnded):
+        return {"type": "round_ended", "last_round": o.last_round}
+    return {"type": "round_voided", "reason": o.reason}
+
+
+def new_blackjack_round(table: Table) -> BlackjackRound:
+    return BlackjackRound(table, table.new_round())
+
+
+def blackjack_table(rules: BlackjackRules, shoe: Shoe) -> Table:
+    return Table(rules, shoe)
+
+
+def read_card(text: object) -> Card:
+    if not isinstance(text, str):
+        raise ActionError(f"card: {text!r} is not a card such as AS or TD")
+    try:
+        return Card.parse(text)
+    except (CroupierError, ValueError):
+        raise ActionError(f"card: {text!r} is not a card such as AS or TD") from None

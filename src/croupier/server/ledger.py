@@ -1,0 +1,151 @@
+"""The double-entry ledger: every movement of money is a transaction whose entries sum to zero.
+
+Wallets: one per player account (``player``, never below zero), and the system's ``house`` (the
+bank's result), ``in_play`` (money on the tables: bets taken and not yet settled) and ``cashier``
+(money from and to the outside world: deposits make it negative). The sum of all balances is zero at
+every moment, because every transaction is posted whole inside the caller's database transaction.
+
+A balance changes by one conditional ``UPDATE … RETURNING``: a player's wallet is debited only if it
+stays at or above zero, atomically, so fifty concurrent bets for a whole balance leave exactly one
+taken, on SQLite and on PostgreSQL alike. Wallets are updated in id order so that two transactions
+never wait on each other in a circle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from decimal import Decimal
+
+from sqlalchemy import func, select, text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from croupier.errors import CroupierError
+from croupier.server.models import Entry, LedgerTransaction, Wallet
+
+MINOR_PER_UNIT = 100
+"""Minor units (cents) per unit of currency: the ledger counts cents."""
+
+SYSTEM_WALLETS = ("house", "in_play", "cashier")
+
+
+class InsufficientFunds(CroupierError):
+    """A player's wallet would go below zero."""
+
+
+class LedgerError(CroupierError):
+    """A transaction that cannot be posted (not balanced, not a whole number of cents)."""
+
+
+def to_minor(amount: Decimal, what: str = "amount") -> int:
+    """``amount`` of currency as a whole number of cents, or :class:`LedgerError`."""
+    cents = amount * MINOR_PER_UNIT
+    if cents != cents.to_integral_value():
+        raise LedgerError(f"{what}: {amount} is not a whole number of cents")
+    return int(cents)
+
+
+def from_minor(cents: int) -> Decimal:
+    return (Decimal(cents) / MINOR_PER_UNIT).quantize(Decimal("0.01"))
+
+
+def money_text(cents: int) -> str:
+    """Cents as the decimal text of the currency: ``1050`` → ``"10.50"``."""
+    return f"{from_minor(cents):.2f}"
+
+
+async def ensure_system_wallets(session: AsyncSession) -> None:
+    existing = set((await session.scalars(select(Wallet.kind).where(Wallet.account_id.is_(None)))).all())
+    for kind in SYSTEM_WALLETS:
+        if kind not in existing:
+            session.add(Wallet(kind=kind, account_id=None, balance=0))
+    await session.flush()
+
+
+async def system_wallet(session: AsyncSession, kind: str) -> int:
+    wallet_id = await session.scalar(select(Wallet.id).where(Wallet.kind == kind, Wallet.account_id.is_(None)))
+    if wallet_id is None:
+        raise LedgerError(f"ledger: no {kind} wallet; the database was not set up")
+    return wallet_id
+
+
+async def player_wallet(session: AsyncSession, account_id: int) -> int:
+    wallet_id = await session.scalar(select(Wallet.id).where(Wallet.account_id == account_id))
+    if wallet_id is None:
+        raise LedgerError(f"ledger: account {account_id} has no wallet")
+    return wallet_id
+
+
+async def balance(session: AsyncSession, account_id: int) -> int:
+    value = await session.scalar(select(Wallet.balance).where(Wallet.account_id == account_id))
+    return int(value or 0)
+
+
+async def post(
+    session: AsyncSession,
+    kind: str,
+    moves: Sequence[tuple[int, int]],
+    *,
+    round_id: int | None = None,
+    memo: str = "",
+    who: str = "",
+) -> tuple[LedgerTransaction, dict[int, int]]:
+    """Post one balanced transaction of ``moves`` (wallet id, cents) and return it with each wallet's new
+    balance. Raises :class:`InsufficientFunds` (naming ``who``) when a player's wallet would go below zero;
+    the caller's database transaction must then be rolled back (nothing of it is kept)."""
+    merged: dict[int, int] = {}
+    for wallet_id, amount in moves:
+        merged[wallet_id] = merged.get(wallet_id, 0) + amount
+    if sum(merged.values()) != 0:
+        raise LedgerError(f"ledger: a {kind} transaction does not balance ({sum(merged.values())} cents)")
+    record = LedgerTransaction(kind=kind, round_id=round_id, created_at=datetime.now(UTC), memo=memo)
+    session.add(record)
+    await session.flush()
+    balances: dict[int, int] = {}
+    for wallet_id in sorted(merged):
+        amount = merged[wallet_id]
+        if amount == 0:
+            continue
+        row = (
+            await session.execute(
+                text(
+                    "UPDATE wallets SET balance = balance + :amount "
+                    "WHERE id = :id AND (kind <> 'player' OR balance + :amount >= 0) RETURNING balance"
+                ),
+                {"amount": amount, "id": wallet_id},
+            )
+        ).first()
+        if row is None:
+            current = await session.scalar(select(Wallet.balance).where(Wallet.id == wallet_id))
+            owner = f"{who}'s" if who else "the"
+            raise InsufficientFunds(
+                f"{owner} balance is {money_text(int(current or 0))}; {money_text(-amount)} is needed ({memo or kind})"
+            )
+        balances[wallet_id] = int(row[0])
+        session.add(Entry(transaction_id=record.id, wallet_id=wallet_id, amount=amount))
+    await session.flush()
+    return record, balances
+
+
+async def ledger_sums(session: AsyncSession) -> tuple[int, int, int]:
+    """(sum of all entries, sum of all balances, transactions whose entries do not sum to zero)."""
+    entries = int(await session.scalar(select(func.coalesce(func.sum(Entry.amount), 0))) or 0)
+    balances = int(await session.scalar(select(func.coalesce(func.sum(Wallet.balance), 0))) or 0)
+    unbalanced = await session.scalar(
+        select(func.count()).select_from(
+            select(Entry.transaction_id).group_by(Entry.transaction_id).having(func.sum(Entry.amount) != 0).subquery()
+        )
+    )
+    return entries, balances, int(unbalanced or 0)
+
+
+async def wallets_match_entries(session: AsyncSession) -> bool:
+    """Every wallet's balance is the sum of its entries."""
+    rows = (
+        await session.execute(
+            select(Wallet.id, Wallet.balance, func.coalesce(func.sum(Entry.amount), 0))
+            .outerjoin(Entry, Entry.wallet_id == Wallet.id)
+            .group_by(Wallet.id, Wallet.balance)
+        )
+    ).all()
+    return all(int(b) == int(s) for _id, b, s in rows)

@@ -1,0 +1,189 @@
+"""The server's database: accounts, wallets and the double-entry ledger, tables, shoes, rounds, bets.
+
+SQLAlchemy 2 declarative models; the schema is created and changed only by the Alembic migrations in
+``croupier/server/migrations`` (``croupier serve`` upgrades to the newest on start).
+
+Money is an integer count of the currency's minor unit (cents): never a float. A ledger transaction
+is a set of entries whose amounts sum to zero; each entry changes one wallet's balance in the same
+database transaction, and a player's wallet may never go below zero (a CHECK constraint backs the
+service's own check).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    """The metadata every model shares."""
+
+
+ROLES = ("player", "dealer", "supervisor", "cashier")
+WALLET_KINDS = ("player", "house", "in_play", "cashier")
+
+
+class Account(Base):
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    role: Mapped[str] = mapped_column(String(16))
+    password_hash: Mapped[str] = mapped_column(String(256))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Token(Base):
+    """A bearer token: only its SHA-256 is stored."""
+
+    __tablename__ = "tokens"
+
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Wallet(Base):
+    """A ledger account: a player's wallet, the house, money in play on the tables, or the cashier
+    (money from and to the outside world)."""
+
+    __tablename__ = "wallets"
+    __table_args__ = (CheckConstraint("kind <> 'player' OR balance >= 0", name="player_balance_not_negative"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), unique=True)
+    balance: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class LedgerTransaction(Base):
+    __tablename__ = "ledger_transactions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(24))  # deposit, withdrawal, bet, stake, settle, refund
+    round_id: Mapped[int | None] = mapped_column(ForeignKey("rounds.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    memo: Mapped[str] = mapped_column(Text, default="")
+
+
+class Entry(Base):
+    __tablename__ = "ledger_entries"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    transaction_id: Mapped[int] = mapped_column(ForeignKey("ledger_transactions.id"), index=True)
+    wallet_id: Mapped[int] = mapped_column(ForeignKey("wallets.id"), index=True)
+    amount: Mapped[int] = mapped_column(BigInteger)
+
+
+class IdempotencyRecord(Base):
+    """The first answer to a money-moving request, kept under its key (per account)."""
+
+    __tablename__ = "idempotency"
+    __table_args__ = (UniqueConstraint("account_id", "key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    key: Mapped[str] = mapped_column(String(128))
+    request_digest: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int] = mapped_column(Integer)
+    response: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class GameTable(Base):
+    __tablename__ = "game_tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    game: Mapped[str] = mapped_column(String(16))
+    preset: Mapped[str] = mapped_column(String(32))
+    overrides: Mapped[dict[str, Any]] = mapped_column(JSON)
+    min_bet: Mapped[int] = mapped_column(BigInteger)  # minor units
+    max_bet: Mapped[int] = mapped_column(BigInteger)
+    chip: Mapped[int] = mapped_column(BigInteger)  # bets are whole multiples of the chip
+    betting_seconds: Mapped[float] = mapped_column()
+    decision_seconds: Mapped[float] = mapped_column()
+    mode: Mapped[str] = mapped_column(String(8))  # rng or live
+    dealer_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))
+    owner: Mapped[str | None] = mapped_column(String(64))  # the process that runs it now
+    lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class ShoeRecord(Base):
+    """A shoe: its commitment is public from the start, its seed once the shoe has ended (RULES.md §5)."""
+
+    __tablename__ = "shoes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), index=True)
+    mode: Mapped[str] = mapped_column(String(8))  # fair (seeded HMAC stream) or live
+    server_seed: Mapped[str | None] = mapped_column(String(64))  # hex; never sent before ``ended_at``
+    commitment: Mapped[str | None] = mapped_column(String(64))
+    client_seed: Mapped[str] = mapped_column(String(64), default="")
+    nonce: Mapped[int] = mapped_column(Integer, default=0)
+    cut_card: Mapped[int | None] = mapped_column(Integer)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class RoundRecord(Base):
+    __tablename__ = "rounds"
+    __table_args__ = (Index("rounds_table_number", "table_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"))
+    shoe_id: Mapped[int] = mapped_column(ForeignKey("shoes.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)  # within the shoe, from 1
+    status: Mapped[str] = mapped_column(String(12))  # betting, playing, settled, voided
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    log: Mapped[list[Any]] = mapped_column(JSON)  # every public event with its time
+    spec: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # the transcript round (bets, decisions)
+    cards: Mapped[list[Any] | None] = mapped_column(JSON)  # every card the round drew, burns included
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+
+class BetRecord(Base):
+    """Money a player put on the table in a round: a bet, a double, a split, insurance."""
+
+    __tablename__ = "bets"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))  # bet, double, split, insurance
+    spot: Mapped[str] = mapped_column(String(24))  # a box number or a baccarat spot
+    amount: Mapped[int] = mapped_column(BigInteger)
+    balance_after: Mapped[int] = mapped_column(BigInteger)  # the player's wallet once this was taken
+    transaction_id: Mapped[int] = mapped_column(ForeignKey("ledger_transactions.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Settlement(Base):
+    """A player's result in a round: staked, returned, and the wallet's balance before and after."""
+
+    __tablename__ = "settlements"
+    __table_args__ = (UniqueConstraint("round_id", "account_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    staked: Mapped[int] = mapped_column(BigInteger)
+    returned: Mapped[int] = mapped_column(BigInteger)
+    balance_before: Mapped[int] = mapped_column(BigInteger)  # before the round's first bet
+    balance_after: Mapped[int] = mapped_column(BigInteger)
+    transaction_id: Mapped[int] = mapped_column(ForeignKey("ledger_transactions.id"))

@@ -1,0 +1,245 @@
+"""Live dealing, misdeals and voids, fairness, the WebSocket view, recovery and money under contention."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from croupier.cli import app as cli
+from croupier.server import ledger
+from croupier.server.auth import create_account
+from croupier.server.db import make_engine, migrate, sessions
+from tests.server.conftest import Server, make_server
+
+ONLINE, LIVE = 2, 3
+CARD = re.compile(r'"([A2-9TJQK][SHDC])"')
+
+
+def test_supervisor_void_returns_every_bet_and_ends_the_shoe(server: Server) -> None:
+    ana, sam = server.login("ana"), server.login("sam")
+    assert server.bet(ana, ONLINE, "1", "20").status_code == 200
+    server.advance(10)
+    view = server.view(ONLINE)
+    if view["phase"] != "playing":
+        pytest.skip("the round ended at once (a dealer natural); nothing to void")
+    refused = server.client.post(f"/api/tables/{ONLINE}/void", json={"reason": "x"}, headers=ana)
+    assert refused.status_code == 403 and "supervisor" in refused.json()["error"]
+    answer = server.client.post(f"/api/tables/{ONLINE}/void", json={"reason": "dealer error"}, headers=sam)
+    assert answer.status_code == 200, answer.text
+    server.quiet()
+    assert server.balance(ana) == "1000.00"
+    history = server.client.get("/api/history", headers=ana).json()
+    assert history[0]["status"] == "voided"
+    shoe = server.client.get(f"/api/shoes/{history[0]['shoe']}").json()
+    assert shoe["ended"] and shoe["server_seed"]
+
+
+def test_a_shoe_verifies_after_it_ends(server: Server, tmp_path: Any) -> None:
+    ana, sam = server.login("ana"), server.login("sam")
+    rounds = 0
+    while rounds < 3:
+        assert server.bet(ana, ONLINE, "1", "10").status_code == 200
+        server.advance(10)
+        server.play_out(ONLINE, {"ana": ana})
+        rounds += 1
+    shoe_id = server.client.get("/api/history", headers=ana).json()[0]["shoe"]
+    before = server.client.get(f"/api/shoes/{shoe_id}").json()
+    assert before["server_seed"] is None and before["rounds"] == [] and len(before["commitment"]) == 64
+    # end the shoe: a voided round does (the seed is revealed)
+    assert server.bet(ana, ONLINE, "1", "10").status_code == 200
+    server.advance(10)
+    if server.view(ONLINE)["phase"] == "playing":
+        server.client.post(f"/api/tables/{ONLINE}/void", json={}, headers=sam)
+        server.quiet()
+    else:
+        pytest.skip("a dealer natural ended the round at once")
+    document = server.client.get(f"/api/shoes/{shoe_id}").json()
+    assert document["ended"] and len(document["rounds"]) == 4
+    path = tmp_path / "shoe.json"
+    path.write_text(json.dumps(document))
+    result = CliRunner().invoke(cli, ["verify", str(path)])
+    assert result.exit_code == 0, result.stderr
+    assert "the seed matches the commitment" in result.stdout
+    # one card changed: found and named
+    document["rounds"][1]["cards"][0] = "AS" if document["rounds"][1]["cards"][0] != "AS" else "KD"
+    path.write_text(json.dumps(document))
+    result = CliRunner().invoke(cli, ["verify", str(path)])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "card 1: the shoe dealt" in result.stderr and result.stderr.count("\n") == 1
+    # a seed that is not the committed one
+    document["server_seed"] = "00" * 32
+    path.write_text(json.dumps(document))
+    result = CliRunner().invoke(cli, ["verify", str(path)])
+    assert result.exit_code == 2 and "not the commitment" in result.stderr
+
+
+def test_the_dealer_deals_a_live_round(server: Server) -> None:
+    ana, dora, ben = server.login("ana"), server.login("dora"), server.login("ben")
+    assert server.bet(ana, LIVE, "1", "10").status_code == 200
+    server.advance(10)
+    refused = server.client.post(f"/api/tables/{LIVE}/cards", json={"card": "9H"}, headers=ben)
+    assert refused.status_code == 403
+    bad = server.client.post(f"/api/tables/{LIVE}/cards", json={"card": "ZZ"}, headers=dora)
+    assert bad.status_code == 409 and "not a card" in bad.json()["error"]
+    # live-online: 6 burns at the shoe's start (§3.5), then box 1, dealer, box 1, hole card
+    for card in ["2C", "3C", "4C", "5C", "6C", "7C", "TH", "9S", "8D", "KC"]:
+        answer = server.client.post(f"/api/tables/{LIVE}/cards", json={"card": card}, headers=dora)
+        assert answer.status_code == 200, answer.text
+        server.quiet()
+    view = server.view(LIVE, ana)
+    assert view["round"]["boxes"][0]["hands"][0]["cards"] == ["TH", "8D"]
+    assert view["round"]["dealer"] == {"cards": ["9S"], "hole_card": True, "total": 9}
+    assert "KC" not in json.dumps(view)  # the hole card is not shown
+    assert server.act(ana, LIVE, {"type": "stand", "box": 1, "hand": 0}).status_code == 200
+    server.quiet()
+    view = server.view(LIVE)
+    assert view["phase"] == "betting"  # 9S + KC = 19 stands; 18 loses
+    assert server.balance(ana) == "990.00"
+
+
+def test_misdeal_redeals_the_same_bets(server: Server) -> None:
+    ana, dora, sam = server.login("ana"), server.login("dora"), server.login("sam")
+    assert server.bet(ana, LIVE, "2", "10").status_code == 200
+    server.advance(10)
+    for card in ["2C", "3C", "4C", "5C", "6C", "7C", "TH"]:
+        server.client.post(f"/api/tables/{LIVE}/cards", json={"card": card}, headers=dora)
+        server.quiet()
+    assert server.client.post(f"/api/tables/{LIVE}/misdeal", headers=dora).status_code == 403
+    answer = server.client.post(f"/api/tables/{LIVE}/misdeal", headers=sam)
+    assert answer.status_code == 200 and answer.json() == {"accepted": True, "misdeal": True, "burn": 3}
+    server.quiet()
+    # online §3.5: burn 3 after an error, then the deal again
+    for card in ["8C", "9C", "TC", "TS", "6D", "9D", "QH"]:
+        answer = server.client.post(f"/api/tables/{LIVE}/cards", json={"card": card}, headers=dora)
+        assert answer.status_code == 200, answer.text
+        server.quiet()
+    assert server.view(LIVE)["round"]["boxes"][0]["hands"][0]["cards"] == ["TS", "9D"]
+    assert server.act(ana, LIVE, {"type": "stand", "box": 2, "hand": 0}).status_code == 200
+    server.quiet()
+    # 19 against 6 + QH = 16: the dealer draws the next card supplied, a ten, and busts
+    assert server.client.post(f"/api/tables/{LIVE}/cards", json={"card": "TD"}, headers=dora).status_code == 200
+    server.quiet()
+    assert server.balance(ana) == "1010.00"
+
+
+def test_a_spy_sees_no_card_before_it_is_face_up(sqlite_server: Server) -> None:
+    """Record every message a player's socket receives over several shoes' worth of rounds; a card
+    string may appear only once a face-up event has shown that many copies of it."""
+    server = sqlite_server
+    ana = server.login("ana")
+    token = ana["Authorization"].split()[1]
+    messages: list[dict[str, Any]] = []
+    with server.client.websocket_connect(f"/ws/tables/{ONLINE}?token={token}") as socket:
+        messages.append(socket.receive_json())
+        for _ in range(12):
+            assert server.bet(ana, ONLINE, "1", "10").status_code == 200
+            server.advance(10)
+            server.play_out(ONLINE, {"ana": ana}, choose=lambda acts: acts[0])
+            server.advance(0)
+        sentinel = server.bet(ana, ONLINE, "1", "10")  # a last event to read up to
+        assert sentinel.status_code == 200
+        while True:
+            message = socket.receive_json()
+            messages.append(message)
+            event = message.get("event", {})
+            rounds_over = sum(1 for m in messages if m.get("event", {}).get("type") == "round_over")
+            if event.get("type") == "bet" and event.get("player") == "ana" and rounds_over >= 12:
+                break
+    shown: dict[str, int] = {}
+    for message in messages:
+        event = message.get("event", {})
+        if event.get("type") in ("card", "hole_card", "card_voided") and "card" in event:
+            shown[event["card"]] = shown.get(event["card"], 0) + 1
+        text = json.dumps(message)
+        for card in CARD.findall(text):
+            assert shown.get(card, 0) >= 1, f"{card} sent before it was dealt face up: {text[:300]}"
+        assert "server_seed" not in text or '"server_seed": null' in text
+    burns = sum(1 for m in messages if m.get("event", {}).get("type") == "burn")
+    assert burns >= 6  # the shoe's start burns were announced, never their cards
+    assert sum(1 for m in messages if m.get("event", {}).get("type") == "round_over") >= 12
+
+
+def test_two_viewers_see_each_others_bets(sqlite_server: Server) -> None:
+    server = sqlite_server
+    ana, ben = server.login("ana"), server.login("ben")
+    token = ben["Authorization"].split()[1]
+    with server.client.websocket_connect(f"/ws/tables/{ONLINE}?token={token}") as socket:
+        first = socket.receive_json()
+        assert first["type"] == "snapshot" and first["snapshot"]["game"] == "blackjack"
+        assert server.bet(ana, ONLINE, "4", "30").status_code == 200
+        for _ in range(20):
+            message = socket.receive_json()
+            if message.get("event", {}).get("type") == "bet":
+                assert message["event"] == {"type": "bet", "player": "ana", "box": 4, "amount": "30"}
+                break
+        else:
+            raise AssertionError("ben never saw ana's bet")
+    server.advance(10)
+    server.play_out(ONLINE, {"ana": ana})
+
+
+def test_recovery_voids_an_unfinished_round(tmp_path: Any) -> None:
+    """A process that stops in the middle of a round: the next one voids it and returns every bet."""
+    url = f"sqlite:///{tmp_path / 'crash.db'}"
+    first = make_server(url)
+    server = next(first)
+    ana = server.login("ana")
+    assert server.bet(ana, ONLINE, "1", "50").status_code == 200
+    server.advance(10)
+    for actor in server.service.actors.values():  # the process dies: nothing more is written
+        server.client.portal.call(actor.stop)
+    server.service.actors.clear()
+    first.close()  # the client closes; the ledger check in make_server is skipped by close()
+    second = make_server(url)
+    server = next(second)
+    ana = server.login("ana")
+    server.quiet()
+    assert server.balance(ana) == "1000.00"
+    history = server.client.get("/api/history", headers=ana).json()
+    assert history[0]["status"] == "voided" and "server stopped" in json.dumps(history[0]["result"])
+    with pytest.raises(StopIteration):
+        next(second)
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_fifty_concurrent_debits_of_a_whole_balance(kind: str, tmp_path: Any, postgres: bool) -> None:
+    """The ledger itself, under real concurrency: 50 transactions on 50 connections each try to take a
+    player's whole balance; exactly one succeeds and the wallet ends at zero."""
+    from tests.server.conftest import database_url
+
+    for url in database_url(kind, tmp_path, postgres):
+
+        async def run(url: str = url) -> tuple[int, int]:
+            engine = make_engine(url)
+            await migrate(engine)
+            make = sessions(engine)
+            async with make() as session, session.begin():
+                account = await create_account(session, "dee", "pw")
+                wallet = await ledger.player_wallet(session, account.id)
+                cashier = await ledger.system_wallet(session, "cashier")
+                await ledger.post(session, "deposit", [(wallet, 10_000), (cashier, -10_000)])
+                in_play = await ledger.system_wallet(session, "in_play")
+
+            async def take() -> bool:
+                try:
+                    async with make() as session, session.begin():
+                        await ledger.post(session, "bet", [(wallet, -10_000), (in_play, 10_000)], who="dee")
+                    return True
+                except ledger.InsufficientFunds:
+                    return False
+
+            results = await asyncio.gather(*(take() for _ in range(50)))
+            async with make() as session:
+                balance = await ledger.balance(session, account.id)
+                entries, balances, unbalanced = await ledger.ledger_sums(session)
+                assert (entries, balances, unbalanced) == (0, 0, 0)
+            await engine.dispose()
+            return sum(results), balance
+
+        accepted, balance = asyncio.run(run())
+        assert accepted == 1 and balance == 0
