@@ -150,6 +150,7 @@ def make_server(url: str) -> Iterator[Server]:
     app = create_app(settings, clock=clock)
     with TestClient(app) as client:
         server = Server(client, clock, app.state.service)
+        server.quiet()  # every table has opened its first betting window
         yield server
         ledger = server.ledger()
         assert ledger == {

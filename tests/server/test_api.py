@@ -25,6 +25,7 @@ def test_sign_in_lobby_and_me(server: Server) -> None:
         ("macau-1", "blackjack", "macau-1983", "rng"),
         ("online-1", "blackjack", "live-online", "rng"),
         ("online-live", "blackjack", "live-online", "live"),
+        ("baccarat-1", "baccarat", "macau", "rng"),
     ]
     assert lobby[0]["min_bet"] == "10.00" and lobby[0]["max_bet"] == "1000.00" and lobby[0]["boxes"] == 7
 

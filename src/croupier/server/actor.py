@@ -29,15 +29,14 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from croupier.blackjack.presets import blackjack_rules
-from croupier.blackjack.state import Table
 from croupier.errors import CroupierError
 from croupier.money import format_amount
 from croupier.rng import commitment
 from croupier.server import ledger
 from croupier.server.auth import Identity
 from croupier.server.clock import Clock
-from croupier.server.fair import build_shoe, new_seed
-from croupier.server.games import BlackjackRound, GameRound, Pending, read_card
+from croupier.server.fair import new_seed
+from croupier.server.games import BlackjackRound, GameRound, Pending, driver_for, read_card
 from croupier.server.hub import Hub
 from croupier.server.models import BetRecord, GameTable, IdempotencyRecord, RoundRecord, Settlement, ShoeRecord
 from croupier.shoe import Shoe
@@ -107,7 +106,7 @@ class TableActor:
         self.round_number = 0
         self.shoe_id: int | None = None
         self.commitment: str | None = None
-        self.engine: Table | None = None
+        self.driver = driver_for(self.rules)
         self.seq = 0
         self.ops_seen = 0
         self.log: list[dict[str, Any]] = []
@@ -193,16 +192,13 @@ class TableActor:
                 seed = self.seeds(record.id)
                 record.server_seed = seed.hex()
                 record.commitment = commitment(seed)
-                shoe = build_shoe(rules.decks, rules.cut_card, seed, record.client_seed, record.nonce)
+                shoe = self.driver.build(seed, record.client_seed, record.nonce)
                 record.cut_card = shoe.cut_card
             shoe_id = record.id
             self.commitment = record.commitment
         self.shoe_id = shoe_id
         self.round_number = 0
-        if self.engine is None:
-            self.engine = Table(rules, shoe)
-        else:
-            self.engine.new_shoe(shoe)
+        self.driver.load(shoe)
         await self._publish({"type": "new_shoe", "shoe": shoe_id, "commitment": self.commitment})
 
     async def _end_shoe(self) -> None:
@@ -262,11 +258,10 @@ class TableActor:
     # a round
 
     async def _play_one_round(self) -> None:
-        if self.engine is None or self.shoe_id is None or self.engine.shoe_finished:
+        if self.shoe_id is None or self.driver.needs_shoe():
             await self._end_shoe()
             await self._new_shoe()
-        assert self.engine is not None
-        self.round = BlackjackRound(self.engine, self.engine.new_round())
+        self.round = self.driver.next_round()
         self.round_id = None
         self.ops_seen = 0
         self.log = []
@@ -598,8 +593,7 @@ class TableActor:
         self.misdeal_burn = burn
         round_.void("misdeal (Art. 2.1)")
         await self._publish_engine_events()
-        assert self.engine is not None
-        fresh = BlackjackRound(self.engine, self.engine.replay_voided(round_.round, burn=burn))
+        fresh = BlackjackRound(round_.table, round_.table.replay_voided(round_.round, burn=burn))
         self.round = fresh
         self.ops_seen = 0
         fresh.close_betting()

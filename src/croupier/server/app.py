@@ -10,11 +10,13 @@ import hashlib
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -446,4 +448,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         finally:
             subscription.close()
 
+    web = Path(__file__).with_name("web")
+    if (web / "index.html").is_file():
+        app.mount("/", StaticFiles(directory=web, html=True), name="web")
     return app

@@ -1,7 +1,7 @@
 """The demo a fresh database starts with: a few tables and accounts, so that ``croupier serve`` answers.
 
 Tables: Macau 1983 blackjack, live-online blackjack (one dealt by the server, one by a dealer's card
-reader), Macau baccarat. Accounts (password ``demo`` for all; change them for anything but a demo):
+reader), Macau baccarat with Lucky 6. Accounts (password ``demo`` for all; change them for anything but a demo):
 players ``ana``, ``ben``, ``chen`` with 1,000.00 each, dealer ``dora``, supervisor ``sam``, cashier
 ``cole``.
 """
@@ -60,6 +60,17 @@ def demo_tables(settings: Settings, dealer_id: int | None) -> list[dict[str, Any
             "chip": 100,
             "mode": "live",
             "dealer_id": dealer_id,
+            **common,
+        },
+        {
+            "name": "baccarat-1",
+            "game": "baccarat",
+            "preset": "macau",
+            "overrides": {"lucky_6": "true"},
+            "min_bet": 1000,
+            "max_bet": 200_000,
+            "chip": 100,
+            "mode": "rng",
             **common,
         },
     ]

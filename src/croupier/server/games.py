@@ -15,6 +15,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Protocol
 
+from croupier.baccarat.roads import Coup, roads_document, scoreboard
+from croupier.baccarat.rules import Rules as BaccaratRules
+from croupier.baccarat.state import BaccaratTable, CoupResult, CoupSettled, CoupStarted, CoupVoided, FirstCardTurned
+from croupier.baccarat.state import BetPlaced as BaccaratBet
+from croupier.baccarat.state import CardBurned as BaccaratBurned
+from croupier.baccarat.state import CardDealt as BaccaratDealt
+from croupier.baccarat.state import CutCardOut as BaccaratCutCard
+from croupier.baccarat.state import Phase as BaccaratPhase
 from croupier.blackjack import actions as op
 from croupier.blackjack.hand import total
 from croupier.blackjack.replay import round_result, round_spec
@@ -366,3 +374,280 @@ def read_card(text: object) -> Card:
         return Card.parse(text)
     except (CroupierError, ValueError):
         raise ActionError(f"card: {text!r} is not a card such as AS or TD") from None
+
+
+# --------------------------------------------------------------------------------------------------
+# baccarat
+
+
+class BaccaratRound:
+    """One coup at a server baccarat table. Ties return the player and banker bets (Art. 12: the bettor
+    may take them back; the server always does, so every coup settles whole)."""
+
+    def __init__(self, table: BaccaratTable, history: list[CoupResult]) -> None:
+        self.table = table
+        self.history = history
+        self.start = table.operation_count
+        self._stakes: dict[tuple[str, str], Decimal] = {}
+        self._voided = False
+        self._result: CoupResult | None = None
+
+    def verify_bet(self, player: str, spot: str, amount: Decimal) -> None:
+        self.table.verify_place_bet(player, spot, amount)
+
+    def bet(self, player: str, spot: str, amount: Decimal) -> None:
+        self.table.place_bet(player, spot, amount)  # type: ignore[arg-type]
+        self._stakes[(player, spot)] = self._stakes.get((player, spot), Decimal(0)) + amount
+
+    @property
+    def has_bets(self) -> bool:
+        return bool(self._stakes)
+
+    def close_betting(self) -> None:
+        self.table.start_coup()
+        self._pick_result()
+
+    def _pick_result(self) -> None:
+        last = self.table.last_result
+        if (
+            last is not None
+            and self._result is None
+            and last.coup == self.table.coup
+            and not last.demo
+            and any(isinstance(o, CoupSettled) for o in self.table.operations_since(self.start))
+        ):
+            self._result = last
+            self.history.append(last)
+
+    def pending(self) -> Pending:
+        if self._voided:
+            return Pending("over")
+        self._pick_result()
+        if self._result is not None:
+            return Pending("over")
+        if self.table.phase is BaccaratPhase.BETTING:
+            return Pending("bets")
+        shoe = self.table.shoe
+        if shoe is not None and shoe.is_live:
+            return Pending("card", purpose=f"the next card of coup {self.table.coup}")
+        return Pending("void", purpose="the shoe ran out of cards")
+
+    def stakes_for(self, player: str, action: dict[str, Any]) -> dict[str, Decimal]:
+        raise ActionError("baccarat takes no decisions after the bets (Art. 9: the tableau decides every card)")
+
+    def act(self, player: str, action: dict[str, Any]) -> None:
+        raise ActionError("baccarat takes no decisions after the bets (Art. 9: the tableau decides every card)")
+
+    def timeout(self) -> None:
+        return None
+
+    def supply_card(self, card: Card) -> None:
+        self.table.supply(card)
+        self._pick_result()
+
+    def void(self, reason: str) -> None:
+        if self.table.can_void_coup():
+            self.table.void_coup(reason)
+        self._voided = True
+
+    def staked(self) -> dict[str, Decimal]:
+        result: dict[str, Decimal] = {}
+        for (player, _spot), amount in self._stakes.items():
+            result[player] = result.get(player, Decimal(0)) + amount
+        return result
+
+    def net(self) -> dict[str, Decimal]:
+        return {} if self._result is None else self._result.net
+
+    @property
+    def finished(self) -> bool:
+        return self._result is not None
+
+    @property
+    def voided(self) -> bool:
+        return self._voided
+
+    @property
+    def last_of_shoe(self) -> bool:
+        return self._result is not None and self._result.last_coup
+
+    def cards_drawn(self) -> list[str]:
+        drawn: list[str] = []
+        for o in self.table.operations_since(self.start):
+            if isinstance(o, BaccaratBurned | BaccaratDealt | FirstCardTurned):
+                drawn.append(str(o.card))
+            elif isinstance(o, CoupVoided):
+                pass
+        return drawn
+
+    def spec(self) -> dict[str, Any]:
+        return {"bets": [{"player": p, "spot": s, "amount": format_amount(a)} for (p, s), a in self._stakes.items()]}
+
+    def result(self) -> dict[str, Any]:
+        if self._result is None:
+            return {}
+        return coup_document(self._result)
+
+    def events_since(self, start: int) -> tuple[int, list[dict[str, Any]]]:
+        operations = self.table.operations_since(self.start)
+        return len(operations), [e for e in (baccarat_event(o) for o in operations[start:]) if e is not None]
+
+    def legal_for(self, player: str) -> list[dict[str, Any]]:
+        if self.table.phase is BaccaratPhase.BETTING and self._result is None:
+            return [{"type": "bet", "spot": spot} for spot in self.table.rules.spots]
+        return []
+
+    def view(self) -> dict[str, Any]:
+        table = self.table
+        bets: dict[str, dict[str, str]] = {}
+        for (player, spot), amount in self._stakes.items():
+            bets.setdefault(spot, {})[player] = format_amount(amount)
+        return {
+            "coup": table.coup,
+            "player_cards": [str(c) for c in table.player_cards],
+            "banker_cards": [str(c) for c in table.banker_cards],
+            "bets": bets,
+            "spots": list(table.rules.spots),
+            "result": None if self._result is None else coup_document(self._result),
+            "roads": roads_of(self.history),
+        }
+
+
+def coup_document(result: CoupResult) -> dict[str, Any]:
+    cards = result.cards
+    return {
+        "coup": result.coup,
+        "player": {"cards": [str(c) for c in cards.player], "total": cards.player_total},
+        "banker": {"cards": [str(c) for c in cards.banker], "total": cards.banker_total},
+        "winner": cards.winner,
+        "natural": cards.natural,
+        "player_pair": cards.player_pair,
+        "banker_pair": cards.banker_pair,
+        "settlements": [
+            {
+                "player": s.player,
+                "spot": s.spot,
+                "stake": format_amount(s.stake),
+                "outcome": s.outcome,
+                "gain": format_amount(s.gain),
+            }
+            for s in result.settlements
+        ],
+        "net": {p: format_amount(a) for p, a in result.net.items()},
+        "last_coup": result.last_coup,
+    }
+
+
+def roads_of(history: list[CoupResult]) -> dict[str, Any]:
+    """The five roads of this shoe's coups so far (bead plate, big road and the derived roads, with ask)."""
+    coups = [
+        Coup(
+            {"banker": "B", "player": "P", "tie": "T"}[r.cards.winner],  # type: ignore[arg-type]
+            banker_pair=r.cards.banker_pair,
+            player_pair=r.cards.player_pair,
+        )
+        for r in history
+        if not r.demo
+    ]
+    return roads_document(scoreboard(coups))
+
+
+def baccarat_event(operation: object) -> dict[str, Any] | None:
+    o = operation
+    if isinstance(o, BaccaratBet):
+        return {"type": "bet", "player": o.player, "spot": o.spot, "amount": format_amount(o.amount)}
+    if isinstance(o, BaccaratBurned):
+        return {"type": "burn"}
+    if isinstance(o, FirstCardTurned):
+        return {"type": "first_card", "card": str(o.card), "burns": o.burns}
+    if isinstance(o, CoupStarted):
+        return {"type": "coup_started", "coup": o.coup, "demo": o.demo}
+    if isinstance(o, BaccaratDealt):
+        return {"type": "card", "side": o.side, "card": str(o.card), "face_up": True}
+    if isinstance(o, BaccaratCutCard):
+        return {"type": "cut_card", "coup": o.coup}
+    if isinstance(o, CoupVoided):
+        return {"type": "coup_voided", "coup": o.coup, "reason": o.reason}
+    if isinstance(o, CoupSettled):
+        document = coup_document(o.result)
+        events = {"type": "coup_result", **{k: v for k, v in document.items() if k != "settlements"}}
+        return events
+    return None
+
+
+class GameDriver(Protocol):
+    """What a table actor needs of a game besides its rounds: shoes, and the next round."""
+
+    decks: int
+
+    def load(self, shoe: Shoe) -> None: ...
+    def needs_shoe(self) -> bool: ...
+    def next_round(self) -> GameRound: ...
+    def build(self, seed: bytes, client_seed: str, nonce: int) -> Shoe: ...
+
+
+class BlackjackDriver:
+    def __init__(self, rules: BlackjackRules) -> None:
+        self.rules = rules
+        self.decks = rules.decks
+        self.table: Table | None = None
+
+    def load(self, shoe: Shoe) -> None:
+        if self.table is None:
+            self.table = Table(self.rules, shoe)
+        else:
+            self.table.new_shoe(shoe)
+
+    def needs_shoe(self) -> bool:
+        return self.table is None or self.table.shoe_finished
+
+    def next_round(self) -> BlackjackRound:
+        assert self.table is not None
+        return BlackjackRound(self.table, self.table.new_round())
+
+    def build(self, seed: bytes, client_seed: str, nonce: int) -> Shoe:
+        from croupier.server.fair import build_shoe
+
+        return build_shoe(self.decks, self.rules.cut_card, seed, client_seed, nonce)
+
+
+class BaccaratDriver:
+    def __init__(self, rules: BaccaratRules) -> None:
+        self.rules = rules
+        self.decks = rules.decks
+        self.table = BaccaratTable(rules)
+        self.history: list[CoupResult] = []
+
+    def load(self, shoe: Shoe) -> None:
+        self.history = []
+        self.table.load_shoe(shoe)
+
+    def needs_shoe(self) -> bool:
+        return self.table.phase is BaccaratPhase.AWAITING_SHOE
+
+    def next_round(self) -> BaccaratRound:
+        return BaccaratRound(self.table, self.history)
+
+    def build(self, seed: bytes, client_seed: str, nonce: int) -> Shoe:
+        from croupier.server.fair import build_shoe
+
+        return build_shoe(self.decks, baccarat_cut_setting(self.rules), seed, client_seed, nonce)
+
+
+def baccarat_cut_setting(rules: BaccaratRules) -> tuple[int, int] | int | None:
+    """Where the cut card may go, as :func:`croupier.baccarat.state.shuffled_shoes` bounds it (Art. 2.1)."""
+    if rules.automatic_shuffler:
+        return None
+    need = rules.cards_from_cut_card_to_end
+    setting = rules.cut_card
+    if isinstance(setting, tuple):
+        return (max(setting[0], need), max(setting[1], need))
+    if setting is not None:
+        return min(setting, rules.decks * 52 - need)
+    return None
+
+
+def driver_for(rules: BlackjackRules | BaccaratRules) -> BlackjackDriver | BaccaratDriver:
+    if isinstance(rules, BlackjackRules):
+        return BlackjackDriver(rules)
+    return BaccaratDriver(rules)

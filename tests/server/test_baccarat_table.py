@@ -1,0 +1,56 @@
+"""Baccarat at a server table: bets on every spot, the coup dealt and settled, the roads (issue 6)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from tests.server.conftest import Server
+
+BACCARAT = 4
+
+
+def test_a_coup_with_bets_on_every_spot(server: Server) -> None:
+    ana, ben = server.login("ana"), server.login("ben")
+    view = server.view(BACCARAT, ana)
+    assert view["game"] == "baccarat" and view["phase"] == "betting"
+    assert {a["spot"] for a in view["your_actions"]} == {
+        "player",
+        "banker",
+        "tie",
+        "player_pair",
+        "banker_pair",
+        "lucky_6",
+    }
+    for spot, amount in [("player", "20"), ("tie", "10"), ("player_pair", "10"), ("lucky_6", "10")]:
+        answer = server.bet(ana, BACCARAT, spot, amount)
+        assert answer.status_code == 200, answer.text
+    assert server.bet(ben, BACCARAT, "banker", "30").status_code == 200
+    refused = server.bet(ben, BACCARAT, "banker", "15")  # Art. 18: banker bets in multiples of the minimum
+    assert refused.status_code == 409 and "multiple of the minimum" in refused.json()["error"]
+    unknown = server.bet(ben, BACCARAT, "dragon", "10")
+    assert unknown.status_code == 409 and "unknown spot" in unknown.json()["error"]
+    server.advance(10)
+    history = server.client.get("/api/history", headers=ana).json()
+    assert history and history[0]["status"] == "settled"
+    result = history[0]["result"]
+    assert result["winner"] in ("player", "banker", "tie")
+    net = Decimal(result["net"]["ana"])
+    assert Decimal(server.balance(ana)) == Decimal("950.00") + Decimal(history[0]["returned"])
+    assert Decimal(history[0]["returned"]) == Decimal("50.00") + net
+    view = server.view(BACCARAT)
+    assert view["round"]["roads"]["bead_plate"] or view["phase"] == "betting"
+    events = [e["type"] for e in history[0]["events"]]
+    assert "coup_result" in events and events.count("card") >= 4
+
+
+def test_many_coups_conserve_money(server: Server) -> None:
+    ana = server.login("ana")
+    for _ in range(8):
+        assert server.bet(ana, BACCARAT, "banker", "10").status_code == 200
+        server.advance(10)
+    history = server.client.get("/api/history?limit=20", headers=ana).json()
+    assert len(history) == 8
+    total = sum(Decimal(h["returned"]) - Decimal(h["staked"]) for h in history)
+    assert Decimal(server.balance(ana)) == Decimal("1000.00") + total
+    roads = server.view(BACCARAT)["round"]["roads"]
+    assert sum(len(column) for column in roads["bead_plate"]) == 8
