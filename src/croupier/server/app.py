@@ -5,11 +5,13 @@ request is a 4xx with ``{"error": "…"}`` naming the rule or the field; an unex
 with no traceback in it. The protocol is documented in ``docs/protocol.md``.
 """
 
+import asyncio
 import contextlib
 import hashlib
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,8 +20,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
-from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import or_, select, update
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from croupier import __version__
@@ -29,7 +31,7 @@ from croupier.server.actor import Command, Refused, TableActor, request_digest, 
 from croupier.server.auth import AuthError, Identity, create_account, identify, sign_in
 from croupier.server.clock import Clock, SystemClock
 from croupier.server.db import make_engine, migrate, sessions
-from croupier.server.hub import Hub
+from croupier.server.hub import Hub, RemoteError
 from croupier.server.models import GameTable, IdempotencyRecord
 
 log = logging.getLogger("croupier.server")
@@ -46,6 +48,9 @@ class Settings:
     seed: str | None = None
     """Only for tests and demonstrations: derive every shoe's server seed from this text, so that a run
     can be repeated. Never set on a real table: the seeds are then predictable."""
+    lease_seconds: float = 10.0
+    """How long a process holds a table without renewing; another process takes it over after that."""
+    redis_prefix: str = "croupier"
 
 
 @dataclass
@@ -56,6 +61,7 @@ class Service:
     sessions: async_sessionmaker[AsyncSession] | None = None
     hub: Hub = field(default_factory=Hub)
     actors: dict[int, TableActor] = field(default_factory=dict)
+    _leases: asyncio.Task[None] | None = None
 
     def session(self) -> AsyncSession:
         assert self.sessions is not None
@@ -65,17 +71,121 @@ class Service:
         self.engine = make_engine(self.settings.database)
         await migrate(self.engine)
         self.sessions = sessions(self.engine)
-        self.hub = Hub(self.settings.redis)
+        self.hub = Hub(self.settings.redis, self.settings.redis_prefix)
+        self.hub.handler = self._remote_command
         await self.hub.start()
         if self.settings.demo:
             from croupier.server.demo import seed_demo
 
             await seed_demo(self, self.settings)
         if self.settings.run_tables:
-            async with self.session() as session:
-                rows = (await session.scalars(select(GameTable).order_by(GameTable.id))).all()
-            for row in rows:
-                self.start_table(row)
+            await self._lease_round()
+            self._leases = asyncio.create_task(self._lease_loop())
+
+    # tables are leased: each runs in one process at a time, and is taken over when its owner stops renewing
+    async def _lease_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.lease_seconds / 3)
+            try:
+                await self._lease_round()
+            except (OSError, SQLAlchemyError):  # the database is away for a moment: try again next time
+                log.warning("lease renewal failed", exc_info=True)
+
+    async def _lease_round(self) -> None:
+        now = datetime.now(UTC)
+        until = now + timedelta(seconds=self.settings.lease_seconds)
+        me = self.hub.process
+        lost: list[int] = []
+        won: list[GameTable] = []
+        async with self.session() as session, session.begin():
+            for table_id in list(self.actors):
+                renewed = await session.execute(
+                    update(GameTable).where(GameTable.id == table_id, GameTable.owner == me).values(lease_until=until)
+                )
+                if renewed.rowcount == 0:  # type: ignore[attr-defined]
+                    lost.append(table_id)
+            free = (
+                await session.scalars(
+                    select(GameTable.id).where(or_(GameTable.owner.is_(None), GameTable.lease_until < now))
+                )
+            ).all()
+            for table_id in free:
+                taken = await session.execute(
+                    update(GameTable)
+                    .where(GameTable.id == table_id, or_(GameTable.owner.is_(None), GameTable.lease_until < now))
+                    .values(owner=me, lease_until=until)
+                )
+                if taken.rowcount == 1:  # type: ignore[attr-defined]
+                    row = await session.get(GameTable, table_id)
+                    assert row is not None
+                    won.append(row)
+        for table_id in lost:
+            actor = self.actors.pop(table_id)
+            log.warning("table %s: the lease went to another process; stopping here", actor.name)
+            await actor.stop()
+        for row in won:
+            self.start_table(row)
+
+    async def _release(self) -> None:
+        if self.sessions is None:
+            return
+        async with self.session() as session, session.begin():
+            await session.execute(
+                update(GameTable).where(GameTable.owner == self.hub.process).values(owner=None, lease_until=None)
+            )
+
+    async def _remote_command(self, table_id: int, message: dict[str, Any]) -> dict[str, Any] | None:
+        """A command another process forwards for a table this process runs."""
+        actor = self.actors.get(table_id)
+        if actor is None:
+            return None
+        try:
+            if message.get("kind") == "snapshot":
+                return {"answer": actor.snapshot(message.get("viewer"))}
+            who = message["identity"]
+            command = Command(
+                str(message["kind"]),
+                Identity(int(who["id"]), str(who["name"]), str(who["role"])),
+                dict(message.get("payload", {})),
+                message.get("key"),
+            )
+            return {"answer": await actor.submit(command)}
+        except Refused as refused:
+            return {"error": str(refused), "status": refused.status}
+        except CroupierError as error:
+            return {"error": str(error), "status": 409}
+
+    async def submit(self, table_id: int, command: Command) -> dict[str, Any]:
+        """Run ``command`` at its table, in this process or in the one that runs the table."""
+        actor = self.actors.get(table_id)
+        if actor is not None:
+            return await actor.submit(command)
+        await self._known_table(table_id)
+        message = {
+            "kind": command.kind,
+            "identity": {"id": command.identity.id, "name": command.identity.name, "role": command.identity.role},
+            "payload": command.payload,
+            "key": command.key,
+        }
+        try:
+            return await self.hub.request(table_id, message)
+        except RemoteError as error:
+            raise Refused(str(error), error.status) from None
+
+    async def snapshot(self, table_id: int, viewer: str | None) -> dict[str, Any]:
+        actor = self.actors.get(table_id)
+        if actor is not None:
+            return actor.snapshot(viewer)
+        await self._known_table(table_id)
+        try:
+            return await self.hub.request(table_id, {"kind": "snapshot", "viewer": viewer})
+        except RemoteError as error:
+            raise Refused(str(error), error.status) from None
+
+    async def _known_table(self, table_id: int) -> None:
+        async with self.session() as session:
+            if await session.get(GameTable, table_id) is None:
+                raise Refused(f"table {table_id}: no such table", 404)
 
     def start_table(self, row: GameTable) -> TableActor:
         assert self.sessions is not None
@@ -89,8 +199,14 @@ class Service:
         return actor
 
     async def stop(self) -> None:
+        if self._leases is not None:
+            self._leases.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._leases
         for actor in self.actors.values():
             await actor.stop()
+        with contextlib.suppress(OSError, SQLAlchemyError):
+            await self._release()
         await self.hub.stop()
         if self.engine is not None:
             await self.engine.dispose()
@@ -199,12 +315,6 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             raise AuthError("sign in first: send Authorization: Bearer TOKEN")
         async with service.session() as session:
             return await identify(session, authorization[7:].strip())
-
-    def actor_of(table_id: int) -> TableActor:
-        actor = service.actors.get(table_id)
-        if actor is None:
-            raise Refused(f"table {table_id}: no such table", 404)
-        return actor
 
     Me = Annotated[Identity, Depends(who)]
     Db = Annotated[AsyncSession, Depends(db)]
@@ -356,41 +466,40 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                     "mode": row.mode,
                     "boxes": getattr(rules, "boxes", None),
                     "boxes_taken": seats,
-                    "phase": snapshot.get("phase", "closed"),
+                    "phase": snapshot.get("phase", "elsewhere" if row.owner else "closed"),
                 }
             )
         return result
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
     async def table_view(table_id: int, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
-        actor = actor_of(table_id)
         viewer = None
         if authorization and authorization.lower().startswith("bearer "):
             async with service.session() as session:
                 viewer = (await identify(session, authorization[7:].strip())).name
-        return actor.snapshot(viewer)
+        return await service.snapshot(table_id, viewer)
 
     @app.post("/api/tables/{table_id}/bets", tags=["play"])
     async def place_bet(table_id: int, body: BetBody, identity: Me, idempotency_key: Key = None) -> dict[str, Any]:
         command = Command("bet", identity, body.model_dump(), idempotency_key)
-        return await actor_of(table_id).submit(command)
+        return await service.submit(table_id, command)
 
     @app.post("/api/tables/{table_id}/actions", tags=["play"])
     async def act(table_id: int, body: ActionBody, identity: Me, idempotency_key: Key = None) -> dict[str, Any]:
         payload = body.model_dump(exclude_none=True)
-        return await actor_of(table_id).submit(Command("act", identity, payload, idempotency_key))
+        return await service.submit(table_id, Command("act", identity, payload, idempotency_key))
 
     @app.post("/api/tables/{table_id}/cards", tags=["dealer"])
     async def supply_card(table_id: int, body: CardBody, identity: Me) -> dict[str, Any]:
-        return await actor_of(table_id).submit(Command("card", identity, body.model_dump()))
+        return await service.submit(table_id, Command("card", identity, body.model_dump()))
 
     @app.post("/api/tables/{table_id}/misdeal", tags=["dealer"])
     async def misdeal(table_id: int, identity: Me) -> dict[str, Any]:
-        return await actor_of(table_id).submit(Command("misdeal", identity, {}))
+        return await service.submit(table_id, Command("misdeal", identity, {}))
 
     @app.post("/api/tables/{table_id}/void", tags=["dealer"])
     async def void(table_id: int, body: VoidBody, identity: Me) -> dict[str, Any]:
-        return await actor_of(table_id).submit(Command("void", identity, body.model_dump()))
+        return await service.submit(table_id, Command("void", identity, body.model_dump()))
 
     # history ---------------------------------------------------------------------------------------
     @app.get("/api/history", tags=["history"])
@@ -414,10 +523,6 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     # the live view ---------------------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")
     async def watch(websocket: WebSocket, table_id: int, token: str | None = None) -> None:
-        actor = service.actors.get(table_id)
-        if actor is None:
-            await websocket.close(code=4404, reason=f"table {table_id}: no such table")
-            return
         identity: Identity | None = None
         if token:
             try:
@@ -426,18 +531,22 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             except AuthError as error:
                 await websocket.close(code=4401, reason=str(error))
                 return
+        try:
+            snapshot = await service.snapshot(table_id, identity.name if identity else None)
+        except Refused as refused:
+            await websocket.close(code=4000 + refused.status, reason=str(refused))
+            return
         await websocket.accept()
         channels = [f"table:{table_id}"]
         if identity is not None:
             channels.append(f"account:{identity.id}")
         subscription = service.hub.subscribe(*channels)
         try:
-            await websocket.send_json(
-                {"type": "snapshot", "snapshot": actor.snapshot(identity.name if identity else None)}
-            )
+            await websocket.send_json({"type": "snapshot", "snapshot": snapshot})
             async for message in subscription.messages():
                 out = {"type": "event", **message}
-                if identity is not None and message.get("table") == table_id and actor.round is not None:
+                actor = service.actors.get(table_id)  # the legal actions are known where the table runs
+                if identity is not None and actor is not None and actor.round is not None:
                     event = message.get("event", {})
                     if event.get("type") in ("await", "card", "bet", "hit", "stand", "double", "split", "surrender"):
                         out["your_actions"] = actor.round.legal_for(identity.name)

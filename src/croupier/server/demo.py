@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from croupier.server import ledger
 from croupier.server.auth import create_account
@@ -77,6 +78,14 @@ def demo_tables(settings: Settings, dealer_id: int | None) -> list[dict[str, Any
 
 
 async def seed_demo(service: Service, settings: Settings) -> None:
+    """Make the demo in an empty database; a process that finds another one making it leaves it be."""
+    try:
+        await _seed(service, settings)
+    except IntegrityError:
+        return
+
+
+async def _seed(service: Service, settings: Settings) -> None:
     async with service.session() as session, session.begin():
         if await session.scalar(select(GameTable.id).limit(1)) is not None:
             return

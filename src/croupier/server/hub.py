@@ -1,11 +1,13 @@
-"""Fan-out of table events to viewers: in one process, or through Redis across several.
+"""Fan-out of table events to viewers, and commands between processes.
 
 A channel is ``table:N`` (what anyone at table N may see) or ``account:N`` (what only account N may
 see: its balance). A subscriber holds a bounded queue; a viewer too slow to keep up is dropped (its
 socket closes and it reconnects for a fresh snapshot) rather than holding the table up.
 
-With a Redis URL, :meth:`Hub.publish` goes through Redis pub/sub and every process's subscribers
-receive every table's events, whichever process runs the table.
+With a Redis URL, :meth:`Hub.publish` goes through Redis pub/sub, so every process's viewers receive
+every table's events whichever process runs the table; and :meth:`Hub.request` carries a command (a
+bet, a decision, a snapshot) to the process that runs the table and brings its answer back. Channels
+are prefixed (``croupier:`` by default) so that several deployments can share one Redis.
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 QUEUE_SIZE = 1000
+Handler = Callable[[int, dict[str, Any]], Awaitable[dict[str, Any] | None]]
 
 
 class Subscription:
@@ -46,14 +50,31 @@ class Subscription:
         self.hub._remove(self)
 
 
-class Hub:
-    """In-process pub/sub, or Redis pub/sub when ``redis_url`` is given."""
+class RemoteError(Exception):
+    """The process that runs a table refused a command, or did not answer."""
 
-    def __init__(self, redis_url: str | None = None) -> None:
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class Hub:
+    """In-process pub/sub, or Redis pub/sub (and commands between processes) when ``redis_url`` is given."""
+
+    def __init__(self, redis_url: str | None = None, prefix: str = "croupier") -> None:
         self.redis_url = redis_url
+        self.prefix = prefix
+        self.process = uuid.uuid4().hex
+        self.handler: Handler | None = None
         self._subscribers: dict[str, set[Subscription]] = {}
         self._redis: Any = None
         self._listener: asyncio.Task[None] | None = None
+        self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def distributed(self) -> bool:
+        return self._redis is not None
 
     async def start(self) -> None:
         if self.redis_url is None:
@@ -62,21 +83,63 @@ class Hub:
 
         self._redis = redis.from_url(self.redis_url)
         pubsub = self._redis.pubsub()
-        await pubsub.psubscribe("croupier:*")
+        await pubsub.psubscribe(f"{self.prefix}:*")
         self._listener = asyncio.create_task(self._listen(pubsub))
 
     async def _listen(self, pubsub: Any) -> None:
         async for item in pubsub.listen():
             if item.get("type") != "pmessage":
                 continue
-            channel = item["channel"].decode().removeprefix("croupier:")
-            self._deliver(channel, json.loads(item["data"]))
+            channel = item["channel"].decode().removeprefix(f"{self.prefix}:")
+            message = json.loads(item["data"])
+            if channel.startswith("cmd:"):
+                task = asyncio.create_task(self._serve(int(channel[4:]), message))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+            elif channel == f"reply:{self.process}":
+                future = self._waiting.pop(message.get("id", ""), None)
+                if future is not None and not future.done():
+                    future.set_result(message)
+            else:
+                self._deliver(channel, message)
+
+    async def _serve(self, table_id: int, message: dict[str, Any]) -> None:
+        if self.handler is None:
+            return
+        answer = await self.handler(table_id, message)
+        if answer is None:  # not this process's table: its owner answers
+            return
+        await self._redis.publish(
+            f"{self.prefix}:reply:{message['reply']}", json.dumps({"id": message["id"], **answer})
+        )
+
+    async def request(self, table_id: int, message: dict[str, Any], timeout: float = 15.0) -> dict[str, Any]:
+        """Send ``message`` to the process that runs table ``table_id`` and return its answer."""
+        if self._redis is None:
+            raise RemoteError(f"table {table_id} is not run by this process", 503)
+        request_id = uuid.uuid4().hex
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[request_id] = future
+        await self._redis.publish(
+            f"{self.prefix}:cmd:{table_id}", json.dumps({"id": request_id, "reply": self.process, **message})
+        )
+        try:
+            answer = await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            raise RemoteError(f"table {table_id}: no process answers for it now; try again", 503) from None
+        finally:
+            self._waiting.pop(request_id, None)
+        if "error" in answer:
+            raise RemoteError(str(answer["error"]), int(answer.get("status", 409)))
+        return dict(answer.get("answer", {}))
 
     async def stop(self) -> None:
         if self._listener is not None:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._listener
+        for task in list(self._tasks):
+            task.cancel()
         if self._redis is not None:
             await self._redis.aclose()
 
@@ -92,7 +155,7 @@ class Hub:
 
     async def publish(self, channel: str, message: dict[str, Any]) -> None:
         if self._redis is not None:
-            await self._redis.publish(f"croupier:{channel}", json.dumps(message))
+            await self._redis.publish(f"{self.prefix}:{channel}", json.dumps(message))
         else:
             self._deliver(channel, message)
 
