@@ -4,13 +4,17 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint bench clean
+.PHONY: serve play test lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev,rl]'
 	touch $(STAMP)
+
+## serve: the live tables on http://127.0.0.1:8000 (SQLite file croupier.db, demo tables and accounts)
+serve: $(STAMP)
+	$(BIN)/croupier serve
 
 ## play: sit at a Macau 1983 blackjack table in the terminal
 play: $(STAMP)
