@@ -272,6 +272,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         version=__version__,
         description="Live tables for Macau blackjack, live-online blackjack and Macau baccarat.",
         lifespan=lifespan,
+        docs_url=None,  # the interactive pages load their scripts from the internet; the document stays
+        redoc_url=None,
     )
     app.state.service = service
 
