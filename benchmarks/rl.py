@@ -1,0 +1,94 @@
+"""Environment steps per second: croupier's blackjack environments against Gymnasium's Blackjack-v1 (issue 8).
+
+Each environment is made with ``gymnasium.make`` (the same default wrappers for all: the passive
+checker and the order enforcer) and played by the same random agent: each action drawn uniformly
+among the legal ones of ``info["action_mask"]`` (Blackjack-v1 has no mask: both of its actions are
+legal) with a seeded NumPy generator; ``reset`` follows every episode and is timed with it. A step
+is one ``env.step`` call. Blackjack-v1 deals from an infinite deck and offers hit and stand only;
+ours play the full rules from a finite shoe (burns, cut card, a new shoe when it comes out), and
+every observation carries the counter's view. The aim: at least a quarter of the toy's speed.
+
+    python benchmarks/rl.py                # about 20 s
+    python benchmarks/rl.py --seconds 0.5  # a short run (CI)
+    python benchmarks/rl.py --profile      # also the top functions of our step path (cProfile)
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import pstats
+import time
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+import croupier.rl  # noqa: F401  (registers the ids)
+
+AIM = 0.25
+"""The share of Blackjack-v1's steps per second that issue 8 aims at."""
+
+TOY = "Blackjack-v1"
+OURS = ("croupier/Blackjack-macau-1983-v0", "croupier/Blackjack-live-online-v0")
+
+
+def run(env: Any, seconds: float, seed: int = 0) -> tuple[float, float]:
+    """Steps and episodes per second of random legal play for about ``seconds``."""
+    rng = np.random.default_rng(seed)
+    _, info = env.reset(seed=seed)
+    both = np.ones(2, dtype=np.int8)
+    steps = episodes = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(200):
+            mask = info.get("action_mask", both)
+            legal = np.flatnonzero(mask)
+            _, _, terminated, truncated, info = env.step(int(legal[rng.integers(len(legal))]))
+            steps += 1
+            if terminated or truncated:
+                episodes += 1
+                _, info = env.reset()
+        if time.perf_counter() >= deadline:
+            break
+    elapsed = time.perf_counter() - start
+    return steps / elapsed, episodes / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="timed seconds per environment (default 3)")
+    parser.add_argument("--profile", action="store_true", help="profile our step path (cProfile)")
+    args = parser.parse_args()
+    rows: list[tuple[str, str, float, float]] = []
+    for env_id in (TOY, *OURS):
+        for wrapped in (True, False):
+            env = gymnasium.make(env_id)
+            target = env if wrapped else env.unwrapped
+            run(target, min(0.3, args.seconds))  # warm-up
+            steps, episodes = run(target, args.seconds)
+            rows.append((env_id, "`make`" if wrapped else "unwrapped", steps, episodes))
+    toy = {how: steps for env_id, how, steps, _ in rows if env_id == TOY}
+    print("| environment | made by | steps/s | episodes/s | steps/s ÷ Blackjack-v1's |")
+    print("|---|---|---:|---:|---:|")
+    for env_id, how, steps, episodes in rows:
+        ratio = steps / toy[how]
+        print(f"| `{env_id}` | {how} | {steps:,.0f} | {episodes:,.0f} | {ratio:.2f} |")
+    worst = min(steps / toy[how] for env_id, how, steps, _ in rows if env_id != TOY)
+    verdict = "meets" if worst >= AIM else "misses"
+    print(f"\nLowest ratio {worst:.2f}: {verdict} the aim of {AIM:.2f} of Blackjack-v1's steps per second.")
+    if args.profile:
+        env = gymnasium.make(OURS[0]).unwrapped
+        profiler = cProfile.Profile()
+        profiler.enable()
+        run(env, args.seconds)
+        profiler.disable()
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(18)
+        print(out.getvalue())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,37 @@
+"""Reinforcement-learning environments on croupier's engines (the optional extra ``rl``; docs/rl.md).
+
+Importing this package registers the Gymnasium environments:
+
+* ``croupier/Blackjack-macau-1983-v0`` and ``croupier/Blackjack-live-online-v0``: one box of a
+  blackjack table under the preset (:class:`~croupier.rl.blackjack.BlackjackEnv`); rule overrides
+  by name with ``gymnasium.make(id, rules_overrides={"decks": 2})``, bets as a first decision with
+  ``bet_sizes=(1, 2, 5)``;
+* ``croupier/Baccarat-macau-v0``: the betting decisions of a baccarat shoe
+  (:class:`~croupier.rl.baccarat.BaccaratEnv`).
+
+The multi-seat PettingZoo environment is :func:`croupier.rl.multi.blackjack_aec`.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from croupier.blackjack.presets import PRESETS
+
+BLACKJACK_IDS: dict[str, str] = {preset: f"croupier/Blackjack-{preset}-v0" for preset in PRESETS}
+"""The registered blackjack environment of each preset."""
+BACCARAT_ID = "croupier/Baccarat-macau-v0"
+
+
+def _register() -> None:
+    registered = gymnasium.registry
+    for preset, env_id in BLACKJACK_IDS.items():
+        if env_id not in registered:
+            gymnasium.register(env_id, entry_point="croupier.rl.blackjack:BlackjackEnv", kwargs={"preset": preset})
+    if BACCARAT_ID not in registered:
+        gymnasium.register(BACCARAT_ID, entry_point="croupier.rl.baccarat:BaccaratEnv", kwargs={"preset": "macau"})
+
+
+_register()
+
+__all__ = ["BACCARAT_ID", "BLACKJACK_IDS"]
