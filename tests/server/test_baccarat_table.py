@@ -54,3 +54,26 @@ def test_many_coups_conserve_money(server: Server) -> None:
     assert Decimal(server.balance(ana)) == Decimal("1000.00") + total
     roads = server.view(BACCARAT)["round"]["roads"]
     assert sum(len(column) for column in roads["bead_plate"]) == 8
+
+
+def test_baccarat_transcripts_replay(server: Server) -> None:
+    """Stored coups exported as a transcript (from the shoe's start: the first card turned, the burns)
+    replay through croupier replay to the same cards, winners and payments."""
+    from croupier.transcript import replay
+
+    ana, ben, sam = server.login("ana"), server.login("ben"), server.login("sam")
+    for _ in range(4):
+        assert server.bet(ana, BACCARAT, "player", "20").status_code == 200
+        assert server.bet(ben, BACCARAT, "banker", "10").status_code == 200
+        assert server.bet(ben, BACCARAT, "lucky_6", "10").status_code == 200
+        server.advance(10)
+    history = server.client.get("/api/history", headers=ana).json()
+    for entry in history:
+        answer = server.client.get(f"/api/rounds/{entry['round']}/transcript", headers=sam)
+        assert answer.status_code == 200, answer.text
+        replayed = replay(answer.json())["rounds"][-1]
+        stored = entry["result"]
+        assert replayed["winner"] == stored["winner"]
+        assert replayed["player"]["cards"] == stored["player"]["cards"]
+        assert replayed["banker"]["cards"] == stored["banker"]["cards"]
+        assert replayed["net"] == stored["net"]

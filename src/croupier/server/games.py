@@ -384,10 +384,10 @@ class BaccaratRound:
     """One coup at a server baccarat table. Ties return the player and banker bets (Art. 12: the bettor
     may take them back; the server always does, so every coup settles whole)."""
 
-    def __init__(self, table: BaccaratTable, history: list[CoupResult]) -> None:
+    def __init__(self, table: BaccaratTable, history: list[CoupResult], start: int | None = None) -> None:
         self.table = table
         self.history = history
-        self.start = table.operation_count
+        self.start = table.operation_count if start is None else start  # the shoe's start goes with its first coup
         self._stakes: dict[tuple[str, str], Decimal] = {}
         self._voided = False
         self._result: CoupResult | None = None
@@ -481,7 +481,7 @@ class BaccaratRound:
         return drawn
 
     def spec(self) -> dict[str, Any]:
-        return {"bets": [{"player": p, "spot": s, "amount": format_amount(a)} for (p, s), a in self._stakes.items()]}
+        return {"bets": [{"player": p, "on": s, "amount": format_amount(a)} for (p, s), a in self._stakes.items()]}
 
     def result(self) -> dict[str, Any]:
         if self._result is None:
@@ -617,16 +617,19 @@ class BaccaratDriver:
         self.decks = rules.decks
         self.table = BaccaratTable(rules)
         self.history: list[CoupResult] = []
+        self.shoe_start: int | None = None
 
     def load(self, shoe: Shoe) -> None:
         self.history = []
+        self.shoe_start = self.table.operation_count
         self.table.load_shoe(shoe)
 
     def needs_shoe(self) -> bool:
         return self.table.phase is BaccaratPhase.AWAITING_SHOE
 
     def next_round(self) -> BaccaratRound:
-        return BaccaratRound(self.table, self.history)
+        start, self.shoe_start = self.shoe_start, None
+        return BaccaratRound(self.table, self.history, start)
 
     def build(self, seed: bytes, client_seed: str, nonce: int) -> Shoe:
         from croupier.server.fair import build_shoe

@@ -81,6 +81,16 @@ async def player_history(session: AsyncSession, account_id: int, limit: int) -> 
     return result
 
 
+def rule_overrides(game: str, rules: Any) -> dict[str, str]:
+    """The parameters in which a table's rules differ from their preset, as a transcript writes them."""
+    if game == "blackjack":
+        return overrides_of(rules)
+    from croupier.baccarat.presets import PRESETS
+
+    base = PRESETS[rules.preset].describe()
+    return {name: value for name, value in rules.describe().items() if base.get(name) != value}
+
+
 def iso(moment: datetime) -> str:
     """A stored time as ISO 8601 in UTC (SQLite returns it without its zone)."""
     return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
@@ -136,8 +146,6 @@ async def transcript(session: AsyncSession, round_id: int, account_id: int, role
             f"round {round_id}: its shoe is still in play; the transcript is yours when the shoe ends (RULES.md §5)",
             409,
         )
-    if table.game != "blackjack":
-        raise HistoryError(f"round {round_id}: transcripts of {table.game} rounds are not kept yet", 409)
     earlier = (
         await session.scalars(
             select(RoundRecord)
@@ -157,8 +165,8 @@ async def transcript(session: AsyncSession, round_id: int, account_id: int, role
         cards.extend(played.cards or [])
         specs.append(played.spec)
     rules = table_rules(table)
-    document: dict[str, Any] = {"game": "blackjack", "rules": rules.preset}
-    overrides = overrides_of(rules)
+    document: dict[str, Any] = {"game": table.game, "rules": rules.preset}
+    overrides = rule_overrides(table.game, rules)
     if overrides:
         document["overrides"] = overrides
     document["shoe"] = cards
@@ -185,7 +193,7 @@ async def shoe_document(session: AsyncSession, shoe_id: int) -> dict[str, Any]:
         "table": table.name,
         "game": table.game,
         "rules": rules.preset,
-        "overrides": overrides_of(rules) if table.game == "blackjack" else dict(table.overrides),
+        "overrides": rule_overrides(table.game, rules),
         "decks": rules.decks,
         "mode": shoe.mode,
         "commitment": shoe.commitment,
