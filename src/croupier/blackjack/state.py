@@ -530,7 +530,9 @@ class Round:
         stake = target.stakes[decider_name]
         if not self.rules.double_for_less:
             return stake
-        for other in target.stakes.values():
+        for name, other in target.stakes.items():
+            if name == decider_name or other == stake:
+                continue  # the decider's own stake, or one the same: the ratio is 1
             try:
                 exact(Fraction(other) / Fraction(stake))
             except ValueError:
