@@ -30,6 +30,9 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/baccarat.py
+	$(BIN)/python benchmarks/analysis.py
+	$(BIN)/python benchmarks/simulate_baccarat.py
+	$(BIN)/python benchmarks/rl.py --seconds 0.5
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

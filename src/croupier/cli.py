@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 
@@ -26,6 +26,10 @@ play_app = typer.Typer(help="Sit at a table in the terminal.", no_args_is_help=T
 app.add_typer(play_app, name="play")
 analyze_app = typer.Typer(help="Exact game mathematics: the odds and house edge of every bet.", no_args_is_help=True)
 app.add_typer(analyze_app, name="analyze")
+simulate_app = typer.Typer(
+    help="Simulate millions of rounds, reproducibly by seed, on every core.", no_args_is_help=True
+)
+app.add_typer(simulate_app, name="simulate")
 DECKS_HELP = "Analyse a shoe of N decks (1-10000) or 'inf' (default: the rules')."
 
 
@@ -197,6 +201,129 @@ def _progress(step: str) -> None:
     if sys.stderr.isatty():
         sys.stderr.write(f"\r\033[K  {step}")
         sys.stderr.flush()
+
+
+def _progress_bar(total: int, what: str) -> tuple[Any, Any]:
+    """A rich progress bar on stderr (only when it is a terminal) and the callback that moves it."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    progress = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=not sys.stderr.isatty(),
+        transient=True,
+    )
+    task = progress.add_task(what, total=total)
+    return progress, lambda done, _total: progress.update(task, completed=done)
+
+
+@simulate_app.command("blackjack")
+def simulate_blackjack_command(
+    rules: Annotated[str, typer.Option(help="Preset: macau-1983 or live-online.")] = "macau-1983",
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a rule: NAME=VALUE.")] = None,
+    rounds: Annotated[int, typer.Option(help="Rounds to play.")] = 10_000_000,
+    seed: Annotated[str, typer.Option(help="Seed of the documented generator (xoshiro256** per chunk).")] = "0",
+    boxes: Annotated[int, typer.Option(help="Boxes played, one unit each (1-7).")] = 1,
+    shuffle: Annotated[str, typer.Option(help="shoe (cut card, burns) or continuous.")] = "shoe",
+    chart: Annotated[
+        Path | None, typer.Option(help="A strategy chart file (JSON, docs/simulate.md); default: the exact analysis's.")
+    ] = None,
+    workers: Annotated[int | None, typer.Option(help="Cores to use (default: all).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Play rounds of a blackjack rule set with a strategy; EV with its standard error, SD, frequencies."""
+    from croupier.blackjack.presets import blackjack_rules
+    from croupier.ruleset import parse_assignments
+    from croupier.sim.blackjack import render_result, result_document, simulate_blackjack
+    from croupier.sim.charts import load_chart, strategy_from_chart
+
+    if shuffle not in ("shoe", "continuous"):
+        fail(f"--shuffle {shuffle!r}: shoe or continuous")
+    if rounds < 1:
+        fail(f"--rounds {rounds}: at least 1")
+    try:
+        table_rules = blackjack_rules(rules, parse_assignments(set_ or []))
+        strategy = None if chart is None else strategy_from_chart(table_rules, load_chart(chart))
+        progress, advance = _progress_bar(rounds, "rounds")
+        mode: Literal["shoe", "continuous"] = "shoe" if shuffle == "shoe" else "continuous"
+        with progress:
+            result = simulate_blackjack(table_rules, rounds, _seed(seed), boxes, mode, strategy, workers, advance)
+    except CroupierError as error:
+        fail(str(error))
+    if as_json:
+        sys.stdout.write(json.dumps(result_document(result), indent=2) + "\n")
+    else:
+        render_result(result)
+
+
+@simulate_app.command("baccarat")
+def simulate_baccarat_command(
+    rules: Annotated[str, typer.Option(help="Preset: macau.")] = "macau",
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a rule: NAME=VALUE.")] = None,
+    coups: Annotated[int, typer.Option(help="Coups with bets to play.")] = 1_000_000,
+    seed: Annotated[str, typer.Option(help="Seed of the documented generator (xoshiro256** per chunk).")] = "0",
+    shuffle: Annotated[str, typer.Option(help="shoe (cut card, burns) or continuous.")] = "shoe",
+    live_edges: Annotated[
+        bool, typer.Option(help="Before each coup, the exact EV of every bet for the cards left (slower).")
+    ] = False,
+    workers: Annotated[int | None, typer.Option(help="Cores to use (default: all).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Play coups of a baccarat rule set with a unit on every bet; EV with its standard error, frequencies."""
+    from croupier.baccarat.presets import baccarat_rules
+    from croupier.math.baccarat import analyze_baccarat
+    from croupier.ruleset import parse_assignments
+    from croupier.sim.baccarat import result_document, simulate_baccarat
+
+    if shuffle not in ("shoe", "continuous"):
+        fail(f"--shuffle {shuffle!r}: shoe or continuous")
+    if coups < 1:
+        fail(f"--coups {coups}: at least 1")
+    try:
+        table_rules = baccarat_rules(rules, parse_assignments(set_ or []))
+        progress, advance = _progress_bar(coups, "coups")
+        with progress:
+            mode: Literal["shoe", "continuous"] = "shoe" if shuffle == "shoe" else "continuous"
+            result = simulate_baccarat(table_rules, coups, _seed(seed), mode, workers, advance, live_edges)
+    except CroupierError as error:
+        fail(str(error))
+    document = result_document(result)
+    if as_json:
+        sys.stdout.write(json.dumps(document, indent=2) + "\n")
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    exact = analyze_baccarat(table_rules).house_edge
+    table = Table(
+        title=f"{coups:,} coups of {rules} ({shuffle}), seed {seed}: {document['coups_per_second']:,} coups/s"
+    )
+    for column in ("bet", "house edge", "± SE", "exact", "z", "SD"):
+        table.add_column(column, justify="right" if column != "bet" else "left")
+    for spot, bet in document["bets"].items():
+        edge, se = float(bet["house_edge"]), float(bet["se"])
+        truth = float(exact[spot])
+        z = (edge - truth) / se if se else 0.0
+        table.add_row(spot, f"{100 * edge:.4f}%", f"{100 * se:.4f}%", f"{100 * truth:.4f}%", f"{z:+.2f}", bet["sd"][:6])
+    console = Console(highlight=False)
+    console.print(table)
+    frequencies = document["frequencies"]
+    console.print(
+        "Frequencies: "
+        + ", ".join(
+            f"{name} {float(value):.5f}"
+            for name, value in frequencies.items()
+            if name in ("banker", "player", "tie", "natural")
+        )
+    )
+
+
+def _seed(text: str) -> int | str:
+    return int(text) if text.lstrip("-").isdigit() else text
 
 
 def fail(message: str) -> None:
