@@ -112,12 +112,12 @@ def run(*args: str) -> tuple[int, str, str]:
 
 def test_cli_writes_the_page(tmp_path: Path) -> None:
     target = tmp_path / "macau.html"
-    code, out, err = run("--rules", "macau", "--out", str(target))
+    code, out, err = run("--rules", "macau", "--rounds", "0", "--out", str(target))
     assert code == 0, err
     assert out == f"Par sheet written to {target}\n"
     page = target.read_text()
     assert page.startswith("<!doctype html>") and page.rstrip().endswith("</html>")
-    assert "croupier report --rules macau --out macau.html" in page
+    assert "croupier report --rules macau --rounds=0 --seed=par-sheet --out macau.html" in page
     assert [p.name for p in tmp_path.iterdir()] == ["macau.html"]
 
 
@@ -137,3 +137,40 @@ def test_cli_errors(tmp_path: Path, args: list[str], message: str) -> None:
     assert code == 2 and out == ""
     assert message in err and err.count("\n") == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_blackjack_simulation_sections_confirm_the_analysis() -> None:
+    from croupier.report import blackjack_simulation
+
+    report = blackjack_report("live-online", [], simulate=blackjack_simulation(400_000, "report-test"))
+    titles = [section.title for section in report.sections]
+    assert titles[-3:] == ["Simulation confirming the analysis", "Hit frequencies", "The cut-card effect"]
+    page = render_html(report)
+    z = re.search(
+        r"<tr><td>EV</td><td[^>]*>[^<]*</td><td[^>]*>[^<]*</td><td[^>]*>[^<]*</td><td[^>]*>([^<]*)</td>", page
+    )
+    assert z is not None and abs(float(z.group(1))) < 4
+    assert "naturals per box" in page and page.count("<svg") >= 3
+
+
+def test_baccarat_simulation_sections_with_live_edges() -> None:
+    from croupier.report import baccarat_simulation
+
+    report = baccarat_report("macau", [], simulate=baccarat_simulation(300_000, "report-test", 2_000))
+    titles = [section.title for section in report.sections]
+    assert "When the remaining shoe favours the player" in titles
+    page = render_html(report)
+    for spot in ("player", "banker", "tie"):
+        row = re.search(
+            rf"<tr><td>{spot}</td><td[^>]*>[^<]*</td><td[^>]*>[^<]*</td><td[^>]*>[^<]*</td><td[^>]*>([^<]*)</td>", page
+        )
+        assert row is not None and abs(float(row.group(1))) < 4
+
+
+def test_cli_report_with_a_short_simulation(tmp_path: Path) -> None:
+    target = tmp_path / "live.html"
+    code, _out, err = run("--rules", "live-online", "--rounds", "100000", "--out", str(target))
+    assert code == 0, err
+    page = target.read_text()
+    assert "Simulation confirming the analysis" in page and "--rounds=100000" in page
+    assert oct(target.stat().st_mode & 0o777) == "0o644"

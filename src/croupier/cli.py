@@ -119,19 +119,38 @@ def report(
     rules: Annotated[str, typer.Option(help="Preset: macau-1983, live-online (blackjack) or macau (baccarat).")],
     out: Annotated[Path, typer.Option(metavar="FILE.html", help="Where to write the par sheet.")],
     set_: Annotated[list[str] | None, typer.Option("--set", help="Override a rule: NAME=VALUE.")] = None,
+    rounds: Annotated[
+        int, typer.Option(help="Rounds (coups) of each simulation confirming the analysis; 0 for none.")
+    ] = 4_000_000,
+    live_coups: Annotated[int, typer.Option(help="Baccarat coups with the live edges counted; 0 for none.")] = 20_000,
+    seed: Annotated[str, typer.Option(help="Seed of the simulations.")] = "par-sheet",
 ) -> None:
     """Write the par sheet of a rule set: rules, exact house edges, rule effects, strategy, simulation."""
     import shlex
 
-    from croupier.report import baccarat_report, blackjack_report, check_target, game_of, render_html, write_text
+    from croupier.report import (
+        baccarat_report,
+        baccarat_simulation,
+        blackjack_report,
+        blackjack_simulation,
+        check_target,
+        game_of,
+        render_html,
+        write_text,
+    )
 
+    if rounds < 0 or live_coups < 0:
+        fail("--rounds and --live-coups count rounds: 0 or more")
     try:
         target = check_target(out)
-        build = blackjack_report if game_of(rules) == "blackjack" else baccarat_report
-        document = build(rules, set_ or [], progress=_progress)
-        command = "croupier report " + shlex.join(
-            ["--rules", rules, *(f"--set={a}" for a in set_ or []), "--out", out.name]
-        )
+        if game_of(rules) == "blackjack":
+            simulate = blackjack_simulation(rounds, _seed(seed)) if rounds else None
+            document = blackjack_report(rules, set_ or [], simulate=simulate, progress=_progress)
+        else:
+            simulate = baccarat_simulation(rounds, _seed(seed), live_coups) if rounds else None
+            document = baccarat_report(rules, set_ or [], simulate=simulate, progress=_progress)
+        options = ["--rules", rules, *(f"--set={a}" for a in set_ or []), f"--rounds={rounds}", f"--seed={seed}"]
+        command = "croupier report " + shlex.join([*options, "--out", out.name])
         write_text(target, render_html(document, command))
     except CroupierError as error:
         fail(str(error))
@@ -233,6 +252,10 @@ def simulate_blackjack_command(
         Path | None, typer.Option(help="A strategy chart file (JSON, docs/simulate.md); default: the exact analysis's.")
     ] = None,
     workers: Annotated[int | None, typer.Option(help="Cores to use (default: all).")] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(help="A Dask scheduler's address (tcp://host:8786): play the chunks on that cluster."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Play rounds of a blackjack rule set with a strategy; EV with its standard error, SD, frequencies."""
@@ -251,7 +274,9 @@ def simulate_blackjack_command(
         progress, advance = _progress_bar(rounds, "rounds")
         mode: Literal["shoe", "continuous"] = "shoe" if shuffle == "shoe" else "continuous"
         with progress:
-            result = simulate_blackjack(table_rules, rounds, _seed(seed), boxes, mode, strategy, workers, advance)
+            result = simulate_blackjack(
+                table_rules, rounds, _seed(seed), boxes, mode, strategy, workers, advance, scheduler=scheduler
+            )
     except CroupierError as error:
         fail(str(error))
     if as_json:
@@ -271,6 +296,10 @@ def simulate_baccarat_command(
         bool, typer.Option(help="Before each coup, the exact EV of every bet for the cards left (slower).")
     ] = False,
     workers: Annotated[int | None, typer.Option(help="Cores to use (default: all).")] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(help="A Dask scheduler's address (tcp://host:8786): play the chunks on that cluster."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Play coups of a baccarat rule set with a unit on every bet; EV with its standard error, frequencies."""
@@ -288,7 +317,9 @@ def simulate_baccarat_command(
         progress, advance = _progress_bar(coups, "coups")
         with progress:
             mode: Literal["shoe", "continuous"] = "shoe" if shuffle == "shoe" else "continuous"
-            result = simulate_baccarat(table_rules, coups, _seed(seed), mode, workers, advance, live_edges)
+            result = simulate_baccarat(
+                table_rules, coups, _seed(seed), mode, workers, advance, live_edges, scheduler=scheduler
+            )
     except CroupierError as error:
         fail(str(error))
     document = result_document(result)

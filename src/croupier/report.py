@@ -609,6 +609,7 @@ def write_text(path: Path, text: str) -> None:
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as stream:
                 stream.write(text)
+            os.chmod(temporary, 0o644)  # mkstemp makes it private; a written page is for sharing
             os.replace(temporary, path)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
@@ -622,3 +623,187 @@ def game_of(preset: str) -> str:
     if game is None:
         raise ReportError(f"unknown preset {preset!r}; the presets are: {', '.join(PRESET_GAMES)}")
     return game
+
+
+# --------------------------------------------------------------------------------------------------
+# simulation: the analysis confirmed, hit frequencies, the cut-card effect
+
+
+def _z(value: float, truth: float, se: float) -> str:
+    return f"{(value - truth) / se:+.2f}" if se > 0 else "—"
+
+
+def _results_plot(results: Mapping[str, int], xlabel: str) -> str:
+    from matplotlib.figure import Figure
+
+    items = sorted(((Fraction(k), v) for k, v in results.items()), key=lambda item: item[0])
+    total = sum(v for _k, v in items) or 1
+    figure = Figure(figsize=(7.0, 2.8))
+    axes = figure.add_subplot()
+    axes.bar([str(k) for k, _v in items], [v / total for _k, v in items], color="#1f5f99")
+    axes.set_yscale("log")
+    axes.set_xlabel(xlabel, fontsize=9)
+    axes.set_ylabel("share of rounds", fontsize=9)
+    axes.tick_params(labelsize=8)
+    axes.grid(axis="y", color="#ddd", lw=0.6)
+    axes.set_axisbelow(True)
+    return _svg(figure)
+
+
+def blackjack_simulation(rounds: int, seed: int | str) -> Callable[[Any], list[Section]]:
+    """The simulation sections of a blackjack par sheet: ``rounds`` rounds each way, one box."""
+
+    def sections(rules: Any) -> list[Section]:
+        from croupier.math.blackjack import analyze_blackjack
+        from croupier.sim.blackjack import simulate_blackjack
+
+        exact = analyze_blackjack(rules)
+        continuous = simulate_blackjack(rules, rounds, seed, shuffle="continuous")
+        shoe = simulate_blackjack(rules, rounds, seed, shuffle="shoe")
+        check = Section("Simulation confirming the analysis")
+        check.text(
+            f"The compiled simulator (the engine's twin, croupier.sim) played {rounds:,} rounds of one box with the "
+            f"analysis's strategy, seed {seed!r}, from a continuously shuffled shoe (each round from a full shoe, "
+            "as the analysis assumes). The difference is given in standard errors (z)."
+        )
+        check.table(
+            Table(
+                "Expected value per initial unit",
+                ["figure", "exact", "simulated", "± SE", "z"],
+                [
+                    [
+                        "EV",
+                        f"{exact.ev:+.6f}",
+                        f"{continuous.ev:+.6f}",
+                        f"{continuous.se:.6f}",
+                        _z(continuous.ev, exact.ev, continuous.se),
+                    ],
+                    ["SD per initial hand", f"{exact.sd:.4f}", f"{continuous.sd:.4f}", "", ""],
+                ],
+                numeric=frozenset({1, 2, 3, 4}),
+            )
+        )
+        frequencies = Section("Hit frequencies")
+        frequencies.text(
+            f"From {rounds:,} rounds dealt from the real shoe (cut card and burns as the rules say), one box."
+        )
+        rows = [[name.replace("_", " "), f"{float(value):.6f}"] for name, value in shoe.rates().items()]
+        frequencies.table(Table("Rates", ["event", "rate"], rows, numeric=frozenset({1})))
+        frequencies.plot(
+            _results_plot({str(k): v for k, v in shoe.results.items()}, "result of a round (units of the initial bet)"),
+            "Distribution of a round's result",
+        )
+        cut = Section("The cut-card effect")
+        difference = shoe.ev - continuous.ev
+        se = math.sqrt(shoe.se**2 + continuous.se**2)
+        cut.text(
+            "Dealing from a real shoe stops at the cut card, so rounds are not all dealt from full shoes: the "
+            "expectation per round differs slightly from the full-shoe analysis (the cut-card effect)."
+        )
+        cut.table(
+            Table(
+                "Real shoe against a continuous shuffle",
+                ["shuffle", "EV", "± SE"],
+                [
+                    ["real shoe (cut card, burns)", f"{shoe.ev:+.6f}", f"{shoe.se:.6f}"],
+                    ["continuous", f"{continuous.ev:+.6f}", f"{continuous.se:.6f}"],
+                    ["difference", f"{difference:+.6f}", f"{se:.6f}"],
+                ],
+                numeric=frozenset({1, 2}),
+            )
+        )
+        return [check, frequencies, cut]
+
+    return sections
+
+
+def baccarat_simulation(coups: int, seed: int | str, live_coups: int) -> Callable[[Any], list[Section]]:
+    """The simulation sections of a baccarat par sheet."""
+
+    def sections(rules: Any) -> list[Section]:
+        from croupier.math.baccarat import analyze_baccarat
+        from croupier.sim.baccarat import simulate_baccarat
+
+        exact = analyze_baccarat(rules)
+        continuous = simulate_baccarat(rules, coups, seed, "continuous")
+        shoe = simulate_baccarat(rules, coups, seed, "shoe")
+        check = Section("Simulation confirming the analysis")
+        check.text(
+            f"The compiled simulator (the engine's twin, croupier.sim.baccarat) played {coups:,} coups with one unit "
+            f"on every bet, seed {seed!r}, from a continuously shuffled shoe; z is the difference in standard errors."
+        )
+        rows = []
+        for spot in exact.spots:
+            truth = float(exact.expected_value(spot))
+            bet = continuous.bets[spot]
+            rows.append([spot, f"{truth:+.6f}", f"{bet.ev:+.6f}", f"{bet.se:.6f}", _z(bet.ev, truth, bet.se)])
+        check.table(
+            Table(
+                "EV per unit staked", ["bet", "exact", "simulated", "± SE", "z"], rows, numeric=frozenset({1, 2, 3, 4})
+            )
+        )
+        frequencies = Section("Hit frequencies")
+        frequencies.text(f"From {coups:,} coups dealt from the real shoe (cut card, burns, demonstration coups).")
+        frequencies.table(
+            Table(
+                "Rates per coup",
+                ["event", "exact (full shoe)", "real shoe"],
+                [
+                    [
+                        name.replace("_", " "),
+                        f"{float(exact.probabilities[name]):.6f}" if name in exact.probabilities else "",
+                        f"{value:.6f}",
+                    ]
+                    for name, value in shoe.frequencies().items()
+                ],
+                numeric=frozenset({1, 2}),
+            )
+        )
+        cut = Section("The cut-card effect")
+        cut.table(
+            Table(
+                "EV per unit: real shoe against a continuous shuffle",
+                ["bet", "real shoe", "continuous", "difference", "± SE"],
+                [
+                    [
+                        spot,
+                        f"{shoe.bets[spot].ev:+.6f}",
+                        f"{continuous.bets[spot].ev:+.6f}",
+                        f"{shoe.bets[spot].ev - continuous.bets[spot].ev:+.6f}",
+                        f"{math.sqrt(shoe.bets[spot].se ** 2 + continuous.bets[spot].se ** 2):.6f}",
+                    ]
+                    for spot in exact.spots
+                ],
+                numeric=frozenset({1, 2, 3, 4}),
+            )
+        )
+        result = [check, frequencies, cut]
+        if live_coups > 0:
+            live = simulate_baccarat(rules, live_coups, seed, "shoe", live_edges=True)
+            assert live.live is not None
+            edges = Section("When the remaining shoe favours the player")
+            edges.text(
+                f"Before each of {live_coups:,} coups of real shoes, the exact expectation of every bet for the cards "
+                "left in the shoe: how often it was positive, its mean then, and what betting only then won."
+            )
+            edges.table(
+                Table(
+                    "Live edges",
+                    ["bet", "coups with EV > 0", "mean EV then", "won per bet then", "± SE"],
+                    [
+                        [
+                            spot,
+                            f"{edge.frequency:.4%}",
+                            f"{edge.mean_ev_positive:+.4f}",
+                            f"{edge.gain_positive:+.4f}",
+                            f"{edge.se_positive:.4f}",
+                        ]
+                        for spot, edge in live.live.items()
+                    ],
+                    numeric=frozenset({1, 2, 3, 4}),
+                )
+            )
+            result.append(edges)
+        return result
+
+    return sections

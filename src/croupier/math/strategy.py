@@ -238,6 +238,7 @@ def write_chart(chart: StrategyChart, path: str | os.PathLike[str]) -> Path:
         try:
             with os.fdopen(handle, "wb") as stream:
                 stream.write(data)
+            os.chmod(temporary, 0o644)  # mkstemp makes it private; a written page is for sharing
             os.replace(temporary, target)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
