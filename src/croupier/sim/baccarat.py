@@ -51,7 +51,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numba
 import numpy as np
@@ -71,6 +71,9 @@ from croupier.errors import CroupierError
 from croupier.money import exact, format_amount
 from croupier.ruleset import describe
 from croupier.sim import baccarat_kernels as k
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 Shuffle = Literal["shoe", "continuous"]
 LiveView = Literal["remaining", "unseen"]
@@ -412,6 +415,30 @@ def cores() -> int:
     return int(getattr(numba.config, "NUMBA_NUM_THREADS", None) or os.cpu_count() or 1)
 
 
+def chunk_statistics(plan: _Plan, first_chunk: int, sizes: IntArray) -> tuple[IntArray, FloatArray]:
+    """Chunks ``first_chunk`` … ``first_chunk + len(sizes) - 1`` of ``plan``'s run, ``sizes[i]`` coups
+    each, played one after the other on this thread: their rows of integer and float statistics (as
+    :func:`simulate_baccarat` fills them in). A pure function of the plan, the seed and the chunks:
+    what a Dask task runs."""
+    rp = rule_parameters(plan.rules, plan.shuffle, plan.live)
+    nat, pdraw, bstood, bthird = tableau_arrays()
+    words = seed_words(plan.seed)
+    stats = np.zeros((sizes.shape[0], k.S_SIZE), dtype=np.int64)
+    fstats = np.zeros((sizes.shape[0], k.F_SIZE), dtype=np.float64)
+    for i in range(sizes.shape[0]):  # as baccarat_kernels.run_chunks plays each chunk
+        rng = k.seed_state(words, first_chunk + i)
+        rec_cards = np.zeros(1, dtype=np.int8)
+        rec_dest = np.zeros(1, dtype=np.int8)
+        rec_rows = np.zeros((1, k.W_SIZE), dtype=np.int64)
+        rec_ev = np.zeros((1, k.SPOTS), dtype=np.float64)
+        rst = np.zeros(3, dtype=np.int64)
+        k.run_chunk(
+            rp, nat, pdraw, bstood, bthird, int(sizes[i]), rng, stats[i], fstats[i], rec_cards, rec_dest, rec_rows,
+            rec_ev, rst,
+        )  # fmt: skip
+    return stats, fstats
+
+
 def simulate_baccarat(
     rules: Rules,
     coups: int,
@@ -422,16 +449,32 @@ def simulate_baccarat(
     live_edges: bool = False,
     live_view: LiveView = "remaining",
     chunk_coups: int = DEFAULT_CHUNK,
+    scheduler: str | Client | None = None,
 ) -> BaccaratSimulation:
     """Play ``coups`` coups with bets of ``rules`` (see the module docstring) and report them.
 
     ``workers`` threads (every core by default) play the chunks; ``progress(done, coups)`` is called
     as they finish. The result depends on ``seed``, ``chunk_coups`` and the options only.
+
+    ``scheduler``: a Dask scheduler's address (``tcp://host:8786``) or a ``distributed.Client``: the
+    chunks are played there instead, a task per group of chunks (:func:`chunk_statistics`), with the same
+    result as a local run; ``workers`` is then the cluster's business and must be left out.
     """
     plan = _plan(rules, coups, seed, shuffle, live_edges, live_view, chunk_coups)
+    sizes = plan.sizes(coups)
+    if scheduler is not None:
+        if workers is not None:
+            raise BaccaratSimulationError(
+                "workers: not used with a scheduler (the cluster's worker threads play the chunks)"
+            )
+        from croupier.sim.distributed import run_on_cluster
+
+        rows, threads, seconds = run_on_cluster(
+            scheduler, chunk_statistics, plan, sizes, coups, progress, BaccaratSimulationError
+        )
+        return _result(plan, rows[0], rows[1], seconds, threads)
     rp = rule_parameters(rules, plan.shuffle, plan.live)
     nat, pdraw, bstood, bthird = tableau_arrays()
-    sizes = plan.sizes(coups)
     stats = np.zeros((sizes.shape[0], k.S_SIZE), dtype=np.int64)
     fstats = np.zeros((sizes.shape[0], k.F_SIZE), dtype=np.float64)
     limit = cores()

@@ -360,7 +360,7 @@ def expected_values(rp, counts, num, ev):  # type: ignore[no-untyped-def]
 # chunks of coups
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nogil: a Dask worker's threads play chunks side by side
 def run_chunk(  # type: ignore[no-untyped-def]
     rp, nat, pdraw, bstood, bthird, coups, rng, stats, fstats, rec_cards, rec_dest, rec_rows, rec_ev, rst
 ):

@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numba
 import numpy as np
@@ -50,6 +50,9 @@ from croupier.errors import CroupierError
 from croupier.money import exact, format_amount
 from croupier.sim import kernels as k
 from croupier.sim.charts import Strategy, strategy_from_analysis
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 Shuffle = Literal["shoe", "continuous"]
 Progress = Callable[[int, int], None]
@@ -327,17 +330,31 @@ def simulate_blackjack(
     workers: int | None = None,
     progress: Progress | None = None,
     chunk_rounds: int = DEFAULT_CHUNK,
+    scheduler: str | Client | None = None,
 ) -> SimulationResult:
     """Play ``rounds`` settled rounds of ``rules`` (see the module docstring) and report them.
 
     ``workers`` threads (every core by default) play the chunks; ``progress(done, rounds)`` is called
     as they finish. The result depends on ``seed`` and ``chunk_rounds`` only.
+
+    ``scheduler``: a Dask scheduler's address (``tcp://host:8786``) or a ``distributed.Client``: the
+    chunks are played there instead, a task per group of chunks (:func:`chunk_statistics`), with the same
+    result as a local run; ``workers`` is then the cluster's business and must be left out.
     """
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise SimulationError(f"rounds: expected a positive whole number, got {rounds!r}")
     plan = _plan(rules, seed, boxes, shuffle, strategy, chunk_rounds)
-    rp, first, split_hand, resplit, more, by_cards, links = plan.arrays(record=False)
     sizes = plan.sizes(rounds)
+    if scheduler is not None:
+        if workers is not None:
+            raise SimulationError("workers: not used with a scheduler (the cluster's worker threads play the chunks)")
+        from croupier.sim.distributed import run_on_cluster
+
+        rows, threads, seconds = run_on_cluster(
+            scheduler, chunk_statistics, plan, sizes, rounds, progress, SimulationError
+        )
+        return _result(plan, rows[0], rows[1], seconds, threads)
+    rp, first, split_hand, resplit, more, by_cards, links = plan.arrays(record=False)
     hist_size = plan.histogram_size()
     stats = np.zeros((sizes.shape[0], k.S_SIZE), dtype=np.int64)
     hist = np.zeros((sizes.shape[0], hist_size), dtype=np.int64)
@@ -369,6 +386,29 @@ def simulate_blackjack(
 def cores() -> int:
     """The cores numba may use (its default thread count)."""
     return int(getattr(numba.config, "NUMBA_NUM_THREADS", None) or os.cpu_count() or 1)
+
+
+def chunk_statistics(plan: _Plan, first_chunk: int, sizes: IntArray) -> tuple[IntArray, IntArray]:
+    """Chunks ``first_chunk`` … ``first_chunk + len(sizes) - 1`` of ``plan``'s run, ``sizes[i]`` rounds
+    each, played one after the other on this thread: their rows of integer statistics and of results
+    (as :func:`simulate_blackjack` fills them in). A pure function of the plan, the seed and the chunks:
+    what a Dask task runs."""
+    rp, first, split_hand, resplit, more, by_cards, links = plan.arrays(record=False)
+    words = seed_words(plan.seed)
+    stats = np.zeros((sizes.shape[0], k.S_SIZE), dtype=np.int64)
+    hist = np.zeros((sizes.shape[0], plan.histogram_size()), dtype=np.int64)
+    empty8 = np.zeros(1, dtype=np.int8)
+    for i in range(sizes.shape[0]):  # as kernels.run_chunks plays each chunk
+        rng = k.seed_state(words, first_chunk + i)
+        dest = np.zeros(1, dtype=np.int64)
+        dec = np.zeros((1, 3), dtype=np.int64)
+        rows = np.zeros((1, k.W_SIZE), dtype=np.int64)
+        rst = np.zeros(4, dtype=np.int64)
+        k.run_chunk(
+            rp, first, split_hand, resplit, more, by_cards, links, plan.rules.decks, int(sizes[i]), rng, stats[i],
+            hist[i], empty8, dest, dec, rows, rst,
+        )  # fmt: skip
+    return stats, hist
 
 
 # --------------------------------------------------------------------------------------------------

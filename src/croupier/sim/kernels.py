@@ -180,7 +180,7 @@ def _total(hard, ace):  # type: ignore[no-untyped-def]
 # rounds, chunk by chunk
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nogil: a Dask worker's threads play chunks side by side
 def run_chunk(  # type: ignore[no-untyped-def]
     rp, A0, A1, P1, M, CD, LINKS, decks, rounds, rng, stats, hist, rec_cards, rec_dest, rec_dec, rec_rounds, rst
 ):
