@@ -167,3 +167,39 @@ def test_cashier_deposits_are_idempotent(server: Server) -> None:
     )
     assert overdraw.status_code == 409 and "balance is 1050.00" in overdraw.json()["error"]
     assert server.balance(server.login("chen")) == "1050.00"
+
+
+def test_declining_insurance_closes_the_offer_at_once(server: Server) -> None:
+    """Online §3.6: the offer has a timer; once every offer is answered it closes without waiting."""
+    ana = server.login("ana")
+    for _ in range(60):
+        assert server.bet(ana, ONLINE, "1", "10").status_code == 200
+        server.advance(10)
+        view = server.view(ONLINE, ana)
+        if view.get("pending", {}).get("kind") == "insurance":
+            kinds = {a["type"] for a in view["your_actions"]}
+            assert "no_insurance" in kinds and ({"insurance", "even_money"} & kinds)
+            answer = server.act(ana, ONLINE, {"type": "no_insurance", "box": 1})
+            assert answer.status_code == 200, answer.text
+            after = server.view(ONLINE, ana)
+            assert after.get("pending", {}).get("kind") != "insurance"  # no timer was needed
+            again = server.act(ana, ONLINE, {"type": "no_insurance", "box": 1})
+            assert again.status_code == 409
+            server.play_out(ONLINE, {"ana": ana})
+            return
+        server.play_out(ONLINE, {"ana": ana})
+    raise AssertionError("no ace up in 60 rounds")
+
+
+def test_the_snapshot_names_the_rules_and_keeps_the_last_round(server: Server) -> None:
+    ana = server.login("ana")
+    view = server.view(MACAU)
+    assert view["rules"]["preset"] == "macau-1983" and view["rules"]["double_on"] == "11"
+    assert view["last_round"] is None
+    assert server.bet(ana, MACAU, "1", "10").status_code == 200
+    server.advance(10)
+    server.play_out(MACAU, {"ana": ana})
+    last = server.view(MACAU)["last_round"]
+    assert last is not None and last["boxes"][0]["bets"] == {"ana": "10"} and last["payments"]
+    lobby = server.client.get("/api/tables").json()
+    assert lobby[0]["parameters"]["surrender"] == "early_not_ace"

@@ -77,3 +77,24 @@ def test_baccarat_transcripts_replay(server: Server) -> None:
         assert replayed["player"]["cards"] == stored["player"]["cards"]
         assert replayed["banker"]["cards"] == stored["banker"]["cards"]
         assert replayed["net"] == stored["net"]
+
+
+def test_the_house_edge_for_the_cards_not_yet_seen(server: Server) -> None:
+    """Issue 7: the exact house edge of each bet for the remaining shoe, counted from the cards seen face
+    up only (burned cards stay unknown), as anyone at the table could."""
+    from croupier.baccarat.presets import baccarat_rules
+    from croupier.math.baccarat import analyze_baccarat
+
+    ana = server.login("ana")
+    before = server.view(BACCARAT)["round"]["house_edge"]
+    assert set(before) == {"player", "banker", "tie", "player_pair", "banker_pair", "lucky_6"}
+    assert server.bet(ana, BACCARAT, "player", "10").status_code == 200
+    server.advance(10)
+    view = server.view(BACCARAT)
+    history = server.client.get("/api/history", headers=ana).json()
+    seen = [e["card"] for e in history[0]["events"] if e["type"] in ("first_card", "card")]
+    counts = [32] * 13
+    for card in seen:
+        counts["A23456789TJQK".index(card[0])] -= 1
+    exact = analyze_baccarat(baccarat_rules("macau", {"lucky_6": True}), counts).house_edge
+    assert view["round"]["house_edge"] == {spot: f"{float(edge):.6f}" for spot, edge in exact.items()}

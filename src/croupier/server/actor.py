@@ -116,6 +116,7 @@ class TableActor:
         self.misdeals: list[int] = []
         self.voided_cards: list[str] = []
         self.misdeal_burn = 0
+        self.last_round: dict[str, Any] | None = None  # what the last round showed, for a viewer who comes after
         self.idle = asyncio.Event()
 
     # --------------------------------------------------------------------------------------------
@@ -627,6 +628,7 @@ class TableActor:
         self.rounds_played += 1
         if not round_.voided:
             self.round_number += 1
+        self.last_round = {"id": self.round_id, "voided": round_.voided, **round_.view()}
         await self._publish({"type": "round_over", "round": self.round_id, "voided": round_.voided})
         for account_id, cents in balances.items():
             await self._tell_balance(account_id, cents)
@@ -688,7 +690,9 @@ class TableActor:
             "phase": self.phase,
             "closes_at": self.deadline_at,
             "shoe": {"id": self.shoe_id, "commitment": self.commitment},
+            "rules": {"preset": self.rules.preset, **self.rules.describe()},
             "round": None,
+            "last_round": self.last_round,
         }
         if round_ is not None:
             document["round"] = {"id": self.round_id, "number": self.round_number + 1, **round_.view()}

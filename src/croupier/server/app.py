@@ -232,7 +232,9 @@ class BetBody(BaseModel):
 
 class ActionBody(BaseModel):
     type: str = Field(
-        min_length=1, max_length=16, description="hit, stand, double, split, surrender, insurance, even_money"
+        min_length=1,
+        max_length=16,
+        description="hit, stand, double, split, surrender, insurance, even_money, no_insurance",
     )
     box: int = Field(ge=0, le=7)
     hand: int | None = Field(default=None, ge=0, le=7)
@@ -462,6 +464,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                     "game": row.game,
                     "rules": rules.preset,
                     "overrides": dict(row.overrides),
+                    "parameters": rules.describe(),
                     "min_bet": ledger.money_text(row.min_bet),
                     "max_bet": ledger.money_text(row.max_bet),
                     "chip": ledger.money_text(row.chip),

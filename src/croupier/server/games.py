@@ -30,6 +30,7 @@ from croupier.blackjack.rules import Rules as BlackjackRules
 from croupier.blackjack.state import Round, Table
 from croupier.cards import Card
 from croupier.errors import CroupierError, IllegalActionError
+from croupier.math.baccarat import analyze_baccarat
 from croupier.money import format_amount
 from croupier.shoe import Shoe
 
@@ -96,6 +97,21 @@ class BlackjackRound:
     def __init__(self, table: Table, round_: Round) -> None:
         self.table = table
         self.round = round_
+        self.declined: set[tuple[str, int]] = set()
+
+    def _open_offers(self) -> set[tuple[str, int]]:
+        """The (bettor, box) insurance or even-money offers not yet answered."""
+        offers = {
+            (a.player, a.box)
+            for a in self.round.legal_actions()
+            if a.kind in ("insurance", "even_money") and a.player is not None
+        }
+        return offers - self.declined
+
+    def _close_when_answered(self) -> None:
+        """Every offer answered (taken or declined): the insurance offer ends at once (online §3.6)."""
+        if isinstance(self.round.pending, op.AwaitInsurance) and not self._open_offers():
+            self.round.close_insurance()
 
     # betting -------------------------------------------------------------------------------------
     @staticmethod
@@ -155,6 +171,13 @@ class BlackjackRound:
             box, _hand = self._target(action)
             rd.verify_even_money(player, box)
             return {}
+        if kind == "no_insurance":
+            box, _hand = self._target(action)
+            if (player, box) not in self._open_offers():
+                raise ActionError(
+                    f"no_insurance on box {box}: {player} has no insurance or even money offer to decline"
+                )
+            return {}
         box, hand = self._target(action)
         if kind == "double":
             amount = _amount(action.get("amount"), "double")
@@ -190,8 +213,13 @@ class BlackjackRound:
         box, hand = self._target(action)
         if kind == "insurance":
             rd.insure(player, box, _amount(action.get("amount"), "insurance"))
+            self._close_when_answered()
         elif kind == "even_money":
             rd.take_even_money(player, box)
+            self._close_when_answered()
+        elif kind == "no_insurance":
+            self.declined.add((player, box))
+            self._close_when_answered()
         elif kind == "double":
             rd.double(box, hand, player, _amount(action.get("amount"), "double"))
         elif kind == "split":
@@ -258,8 +286,11 @@ class BlackjackRound:
 
     def legal_for(self, player: str) -> list[dict[str, Any]]:
         result = []
+        open_offers = self._open_offers() if isinstance(self.round.pending, op.AwaitInsurance) else set()
         for action in self.round.legal_actions():
-            if action.player != player:
+            if action.player != player or (
+                action.kind in ("insurance", "even_money") and (player, action.box) not in open_offers
+            ):
                 continue
             entry: dict[str, Any] = {"type": action.kind, "box": action.box}
             if action.hand is not None:
@@ -269,6 +300,9 @@ class BlackjackRound:
             if action.max_amount is not None:
                 entry["max_amount"] = format_amount(action.max_amount)
             result.append(entry)
+        for who, box in sorted(open_offers):
+            if who == player:
+                result.append({"type": "no_insurance", "box": box})
         return result
 
     def view(self) -> dict[str, Any]:
@@ -384,9 +418,12 @@ class BaccaratRound:
     """One coup at a server baccarat table. Ties return the player and banker bets (Art. 12: the bettor
     may take them back; the server always does, so every coup settles whole)."""
 
-    def __init__(self, table: BaccaratTable, history: list[CoupResult], start: int | None = None) -> None:
+    def __init__(
+        self, table: BaccaratTable, history: list[CoupResult], start: int | None = None, shoe_start: int = 0
+    ) -> None:
         self.table = table
         self.history = history
+        self.shoe_start = shoe_start
         self.start = table.operation_count if start is None else start  # the shoe's start goes with its first coup
         self._stakes: dict[tuple[str, str], Decimal] = {}
         self._voided = False
@@ -510,7 +547,33 @@ class BaccaratRound:
             "spots": list(table.rules.spots),
             "result": None if self._result is None else coup_document(self._result),
             "roads": roads_of(self.history),
+            "house_edge": self.house_edge(),
         }
+
+    def house_edge(self) -> dict[str, str]:
+        """Each bet's exact house edge for the cards not yet seen face up in this shoe (the burns unseen
+        count as unseen: what anyone at the table can know). Counted once per card seen."""
+        seen = [
+            o.card
+            for o in self.table.operations_since(self.shoe_start)
+            if isinstance(o, BaccaratDealt | FirstCardTurned)
+        ]
+        key = (id(self.table), self.shoe_start, len(seen))
+        cached = _EDGES.get(key)
+        if cached is not None:
+            return cached
+        counts = [4 * self.table.rules.decks] * 13
+        for card in seen:
+            counts[card.rank_index] -= 1
+        try:
+            analysis = analyze_baccarat(self.table.rules, counts)
+        except CroupierError:
+            return {}
+        edges: dict[str, str] = {spot: f"{float(edge):.6f}" for spot, edge in analysis.house_edge.items()}
+        if len(_EDGES) > 64:
+            _EDGES.clear()
+        _EDGES[key] = edges
+        return edges
 
 
 def coup_document(result: CoupResult) -> dict[str, Any]:
@@ -575,6 +638,10 @@ def baccarat_event(operation: object) -> dict[str, Any] | None:
     return None
 
 
+_EDGES: dict[tuple[int, int, int], dict[str, str]] = {}
+"""Baccarat house edges by (table, shoe, cards seen): counted once, shown to every viewer."""
+
+
 class GameDriver(Protocol):
     """What a table actor needs of a game besides its rounds: shoes, and the next round."""
 
@@ -618,10 +685,12 @@ class BaccaratDriver:
         self.table = BaccaratTable(rules)
         self.history: list[CoupResult] = []
         self.shoe_start: int | None = None
+        self.shoe_ops = 0
 
     def load(self, shoe: Shoe) -> None:
         self.history = []
         self.shoe_start = self.table.operation_count
+        self.shoe_ops = self.table.operation_count
         self.table.load_shoe(shoe)
 
     def needs_shoe(self) -> bool:
@@ -629,7 +698,7 @@ class BaccaratDriver:
 
     def next_round(self) -> BaccaratRound:
         start, self.shoe_start = self.shoe_start, None
-        return BaccaratRound(self.table, self.history, start)
+        return BaccaratRound(self.table, self.history, start, self.shoe_ops)
 
     def build(self, seed: bytes, client_seed: str, nonce: int) -> Shoe:
         from croupier.server.fair import build_shoe
