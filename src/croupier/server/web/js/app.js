@@ -1,0 +1,225 @@
+// The single page: sign-in, lobby, tables, history, dealer console; hash routes (#/table/1 …).
+
+import { api, session, ApiError } from "./api.js";
+import { t, lang, setLang, onLangChange } from "./i18n.js";
+import { esc, money, presetLabel, tickCountdowns } from "./util.js";
+import { rulesFor, differing } from "./rules.js";
+import { mountBlackjack } from "./blackjack.js";
+import { mountBaccarat } from "./baccarat.js";
+import { mountHistory } from "./history.js";
+import { mountDealer } from "./dealer.js";
+
+const main = document.getElementById("main");
+const toastBox = document.getElementById("toast");
+let current = null; // the mounted view: {unmount(), render()}
+let balance = null;
+
+export function toast(message, kind = "error") {
+  const item = document.createElement("div");
+  item.className = `toast-item ${kind}`;
+  item.textContent = message;
+  toastBox.appendChild(item);
+  setTimeout(() => item.remove(), kind === "error" ? 6000 : 3000);
+}
+
+function setBalance(value) {
+  balance = value;
+  const node = document.getElementById("balance");
+  if (!node) return;
+  if (value === null || value === undefined) {
+    node.hidden = true;
+    return;
+  }
+  node.hidden = false;
+  node.dataset.amount = value;
+  node.innerHTML = `<span class="label">${esc(t("balance"))}</span> <span class="amount">${esc(money(value))}</span>`;
+}
+
+async function refreshMe() {
+  if (!session.token) return null;
+  try {
+    const me = await api("GET", "/api/me");
+    setBalance(me.balance);
+    return me;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      session.clear();
+      return null;
+    }
+    throw error;
+  }
+}
+
+function header() {
+  const account = session.account;
+  const staff = account && ["dealer", "supervisor"].includes(account.role);
+  const nav = document.getElementById("nav");
+  nav.innerHTML = account
+    ? `<a href="#/">${esc(t("nav.lobby"))}</a>
+       ${account.role === "player" ? `<a href="#/history" id="nav-history">${esc(t("nav.history"))}</a>` : ""}
+       ${staff ? `<a href="#/dealer/3">${esc(t("nav.dealer"))}</a>` : ""}`
+    : "";
+  const who = document.getElementById("who");
+  who.textContent = account ? `${account.name} (${t("role." + account.role)})` : "";
+  const out = document.getElementById("logout");
+  out.hidden = !account;
+  out.textContent = t("sign_out");
+  const toggle = document.getElementById("lang-toggle");
+  toggle.textContent = lang() === "en" ? "中文" : "English";
+  toggle.setAttribute("aria-label", t("lang.switch"));
+  toggle.lang = lang() === "en" ? "zh-Hant" : "en";
+  setBalance(balance);
+}
+
+const ctx = {
+  t,
+  toast,
+  setBalance,
+  get me() {
+    return session.account;
+  },
+  refreshMe,
+  lobby: async () => api("GET", "/api/tables"),
+};
+
+function loginView() {
+  main.innerHTML = `<section class="panel login">
+    <h1>${esc(t("login.title"))}</h1>
+    <form id="login-form">
+      <label for="login-name">${esc(t("login.name"))}</label>
+      <input id="login-name" name="name" autocomplete="username" required>
+      <label for="login-password">${esc(t("login.password"))}</label>
+      <input id="login-password" name="password" type="password" autocomplete="current-password" required>
+      <button type="submit" class="primary" id="login-submit">${esc(t("login.submit"))}</button>
+      <p class="hint">${esc(t("login.hint"))}</p>
+    </form></section>`;
+  const form = document.getElementById("login-form");
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = form.elements.name.value.trim();
+    const password = form.elements.password.value;
+    try {
+      const answer = await api("POST", "/api/login", { name, password });
+      session.set(answer.token, answer.account);
+      await refreshMe();
+      const target = sessionStorage.getItem("croupier.after") || "#/";
+      sessionStorage.removeItem("croupier.after");
+      header();
+      if (location.hash === target) route();
+      else location.hash = target;
+    } catch (error) {
+      toast(error.message);
+    }
+  });
+  document.getElementById("login-name").focus();
+  return { unmount() {} };
+}
+
+async function lobbyView() {
+  main.innerHTML = `<section class="panel"><h1>${esc(t("lobby.title"))}</h1><div id="lobby" class="lobby" aria-busy="true"></div></section>`;
+  let alive = true;
+  async function load() {
+    let tables;
+    try {
+      tables = await api("GET", "/api/tables");
+    } catch (error) {
+      toast(error.message);
+      return;
+    }
+    if (!alive) return;
+    const me = session.account;
+    const staff = me && ["dealer", "supervisor"].includes(me.role);
+    const box = document.getElementById("lobby");
+    box.setAttribute("aria-busy", "false");
+    box.innerHTML = tables
+      .map((table) => {
+        const rules = rulesFor(table.game, table.rules, table.overrides);
+        const diff = differing(table.game, table.rules, table.overrides);
+        const seats =
+          table.game === "blackjack"
+            ? `${t("lobby.seats")}: ${new Set(table.boxes_taken).size} / ${table.boxes}`
+            : `${t("lobby.spots")}: ${rules.spots.map((s) => t("spot." + s)).join(", ")}`;
+        return `<article class="table-card" data-table="${table.id}" data-game="${esc(table.game)}">
+          <h2>${esc(table.name)}</h2>
+          <p class="game">${esc(t("game." + table.game))} · ${esc(presetLabel(table.rules, t))}${table.mode === "live" ? ` · <span class="live">${esc(t("lobby.live"))}</span>` : ""}</p>
+          <p>${esc(t("lobby.limits"))}: ${esc(money(table.min_bet))} – ${esc(money(table.max_bet))}</p>
+          <p>${esc(seats)}</p>
+          <p>${esc(t("lobby.phase"))}: <span class="phase">${esc(t("phase." + table.phase))}</span></p>
+          <ul class="diff">${diff.map((d) => `<li>${esc(d)}</li>`).join("")}</ul>
+          <p class="links"><a class="button primary play" href="#/table/${table.id}">${esc(me && me.role === "player" ? t("lobby.play") : t("lobby.watch"))}</a>
+          ${staff && table.mode === "live" ? `<a class="button dealer-link" href="#/dealer/${table.id}">${esc(t("nav.dealer"))}</a>` : ""}</p>
+        </article>`;
+      })
+      .join("");
+  }
+  await load();
+  const timer = setInterval(load, 5000);
+  return {
+    unmount() {
+      alive = false;
+      clearInterval(timer);
+    },
+  };
+}
+
+async function route() {
+  if (current) {
+    current.unmount();
+    current = null;
+  }
+  header();
+  const hash = location.hash || "#/";
+  if (!session.token) {
+    if (hash !== "#/login") sessionStorage.setItem("croupier.after", hash);
+    current = loginView();
+    return;
+  }
+  let match;
+  try {
+    if ((match = hash.match(/^#\/table\/(\d+)/))) {
+      const id = Number(match[1]);
+      const tables = await api("GET", "/api/tables");
+      const table = tables.find((x) => x.id === id);
+      if (!table) {
+        main.innerHTML = `<p class="panel">${esc(t("table.none"))}</p>`;
+        return;
+      }
+      current = table.game === "baccarat" ? mountBaccarat(main, table, ctx) : mountBlackjack(main, table, ctx);
+    } else if (hash.startsWith("#/history")) {
+      current = mountHistory(main, ctx);
+    } else if ((match = hash.match(/^#\/dealer\/(\d+)/))) {
+      const id = Number(match[1]);
+      const tables = await api("GET", "/api/tables");
+      current = mountDealer(main, tables.find((x) => x.id === id), ctx);
+    } else {
+      current = await lobbyView();
+    }
+  } catch (error) {
+    toast(error.message);
+  }
+}
+
+// countdowns: every element with data-closes-at shows the seconds left
+setInterval(tickCountdowns, 200);
+
+document.getElementById("lang-toggle").addEventListener("click", () => {
+  setLang(lang() === "en" ? "zh-Hant" : "en");
+});
+onLangChange(() => {
+  header();
+  if (current && current.render) current.render();
+  else route();
+});
+document.getElementById("logout").addEventListener("click", () => {
+  session.clear();
+  setBalance(null);
+  location.hash = "#/";
+  route();
+});
+window.addEventListener("hashchange", route);
+
+(async () => {
+  setLang(lang(), true);
+  await refreshMe().catch(() => null);
+  route();
+})();

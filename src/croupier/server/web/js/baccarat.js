@@ -1,0 +1,348 @@
+// A baccarat table (Macau, Punto Banco): bets on every offered spot, the coup card by card, the five
+// roads with the ask preview, and — where the server sends them — the squeeze view for the holder of a
+// side and the exact house edge of each bet for the remaining shoe.
+//
+// Fields this view reads beyond what the server sends today (rendered only when present):
+//   snapshot.round.squeeze = {"player": NAME, "banker": NAME}   who handles each side's cards (Art. 16)
+//   snapshot.round.house_edge = {"banker": "0.010579", ...}      each spot's edge for the remaining shoe
+
+import { api, newKey, watchTable } from "./api.js";
+import { esc, money, signed, bacTotal, isoMs, chipValues } from "./util.js";
+import { cardSvg } from "./svg.js";
+import { rulesFor } from "./rules.js";
+import { patch, chipTray, rulesPanel, isTyping } from "./common.js";
+
+const SPOT_KEYS = { player: "P", banker: "B", tie: "T", player_pair: "Q", banker_pair: "W", lucky_6: "L" };
+
+export function mountBaccarat(main, table, ctx) {
+  const { t } = ctx;
+  const B = (key, vars) => [key, vars];
+  const rules = rulesFor("baccarat", table.rules, table.overrides);
+  const chips = chipValues(table);
+  const me = ctx.me;
+  const player = me && me.role === "player" ? me.name : null;
+  const s = {
+    phase: "starting",
+    closesAt: 0,
+    coup: null,
+    spots: rules.spots,
+    bets: {},
+    cards: { player: [], banker: [] },
+    result: null,
+    last: null,
+    roads: null,
+    squeeze: null,
+    edges: null,
+    revealed: new Set(),
+    log: [],
+    banner: "",
+    chip: chips[0],
+    stake: 0,
+    shoe: null,
+    commitment: null,
+    connected: false,
+  };
+
+  main.innerHTML = `<section class="table-view baccarat" id="bac-table" data-table="${table.id}">
+    <div class="table-head" id="sec-head"></div>
+    <div class="felt">
+      <div class="coup" id="coup" aria-live="polite"></div>
+      <div class="banner" id="banner" role="status" aria-live="assertive"></div>
+      <div class="spots" id="spots"></div>
+    </div>
+    <div class="controls"><div class="prompt" id="prompt"></div><div class="tray" id="tray"></div></div>
+    <div class="results" id="results" aria-live="polite"></div>
+    <div class="roads" id="roads"></div>
+    <div class="side"><div id="rules-slot"></div>
+      <details class="log" id="log-panel"><summary id="log-title"></summary><ol id="log"></ol></details></div>
+  </section>`;
+  const root = main.querySelector("#bac-table");
+
+  function fromSnapshot(snapshot) {
+    s.phase = snapshot.phase;
+    s.closesAt = isoMs(snapshot.closes_at);
+    s.shoe = snapshot.shoe ? snapshot.shoe.id : null;
+    s.commitment = snapshot.shoe ? snapshot.shoe.commitment : null;
+    const r = snapshot.round;
+    if (r) {
+      s.coup = r.coup;
+      s.spots = r.spots || s.spots;
+      s.bets = r.bets || {};
+      s.cards = { player: [...(r.player_cards || [])], banker: [...(r.banker_cards || [])] };
+      s.result = r.result || null;
+      s.roads = r.roads || s.roads;
+      s.squeeze = r.squeeze || null;
+      s.edges = r.house_edge || null;
+    }
+    s.banner = s.phase === "betting" ? B("bac.place_bets") : "";
+  }
+
+  async function refresh() {
+    try {
+      const snapshot = await api("GET", `/api/tables/${table.id}`);
+      if (snapshot.round) {
+        s.roads = snapshot.round.roads || s.roads;
+        s.squeeze = snapshot.round.squeeze || null;
+        s.edges = snapshot.round.house_edge || null;
+      }
+      update();
+    } catch {
+      /* the next event tries again */
+    }
+  }
+
+  function apply(e) {
+    switch (e.type) {
+      case "betting_open":
+        if (s.result || s.cards.player.length) s.last = { result: s.result, cards: s.cards, bets: s.bets };
+        s.phase = "betting";
+        s.closesAt = isoMs(e.closes_at);
+        s.bets = {};
+        s.cards = { player: [], banker: [] };
+        s.result = null;
+        s.revealed = new Set();
+        s.log = [];
+        s.banner = B("bac.place_bets");
+        refresh();
+        break;
+      case "bet":
+        s.bets[e.spot] = { ...(s.bets[e.spot] || {}), [e.player]: e.amount };
+        s.log.push(t("log.bet", { player: e.player, amount: money(e.amount), where: t("spot." + e.spot) }));
+        break;
+      case "no_more_bets":
+        s.phase = "playing";
+        s.closesAt = 0;
+        s.banner = B("bj.no_more_bets");
+        s.log.push(t("bj.no_more_bets"));
+        break;
+      case "coup_started":
+        s.coup = e.coup;
+        s.log.push(t(e.demo ? "log.demo_coup" : "log.coup", { coup: e.coup }));
+        break;
+      case "first_card":
+        s.log.push(t("log.first_card", { card: e.card, burns: e.burns }));
+        break;
+      case "burn":
+        s.log.push(t("log.burn"));
+        break;
+      case "card":
+        if (e.side === "player" || e.side === "banker") {
+          s.cards[e.side].push(e.card);
+          s.log.push(t("log.card", { where: t("spot." + e.side), card: e.card }));
+        }
+        s.banner = "";
+        break;
+      case "coup_result":
+        s.result = e;
+        s.banner = B("bac.winner." + e.winner);
+        s.log.push(t("bac.winner." + e.winner));
+        break;
+      case "coup_voided":
+        s.banner = B("bj.round_void", { reason: e.reason });
+        break;
+      case "cut_card":
+        s.log.push(t("log.cut_card"));
+        break;
+      case "round_over":
+        s.phase = "idle";
+        refresh();
+        break;
+      case "new_shoe":
+        s.shoe = e.shoe;
+        s.commitment = e.commitment;
+        break;
+      case "balance":
+        ctx.setBalance(e.balance);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** The coup whose cards are drawn: the last one stays on the table until the new one has a bet. */
+  function shownCards() {
+    const fresh = s.cards.player.length || s.cards.banker.length || Object.keys(s.bets).length;
+    return !fresh && s.last ? s.last.cards : s.cards;
+  }
+
+  function sideHtml(side) {
+    const cards = shownCards()[side];
+    const holder = s.squeeze && s.squeeze[side];
+    const squeezing = holder && holder === player && !s.result;
+    const html = cards
+      .map((card, i) => {
+        const id = `${side}-${i}`;
+        if (squeezing && !s.revealed.has(id)) {
+          return `<button type="button" class="squeeze" data-card-id="${id}" aria-label="${esc(t("bac.squeeze"))}">${cardSvg(null, t)}</button>`;
+        }
+        return cardSvg(card, t);
+      })
+      .join("");
+    const shown = squeezing ? cards.filter((_, i) => s.revealed.has(`${side}-${i}`)) : cards;
+    return `<div class="side-cards ${side}" data-side="${side}"><h2>${esc(t("spot." + side))}${holder ? ` <small>(${esc(t("bac.held_by", { name: holder }))})</small>` : ""}</h2>
+      <div class="cards">${html}</div><p class="total" data-total="${shown.length ? bacTotal(shown) : ""}">${shown.length ? bacTotal(shown) : ""}</p></div>`;
+  }
+
+  function spotsHtml() {
+    return s.spots
+      .map((spot) => {
+        const bets = Object.entries(s.bets[spot] || {});
+        const mine = player && (s.bets[spot] || {})[player];
+        const edge = s.edges && s.edges[spot] !== undefined ? `<p class="edge">${esc(t("bac.edge"))}: ${(Number(s.edges[spot]) * 100).toFixed(3)}%</p>` : "";
+        const can = player && s.phase === "betting" && !mine;
+        return `<div class="spot ${spot}${mine ? " mine" : ""}" data-spot="${spot}">
+          <h3>${esc(t("spot." + spot))}</h3>${edge}
+          <ul class="bets">${bets.map(([who, a]) => `<li data-player="${esc(who)}">${esc(who)}: ${esc(money(a))}</li>`).join("")}</ul>
+          ${can ? `<button type="button" class="bet-spot" id="bet-${spot}" data-spot="${spot}" aria-keyshortcuts="${SPOT_KEYS[spot]}">${esc(t("bac.bet_on"))} <kbd>${SPOT_KEYS[spot]}</kbd></button>` : ""}
+        </div>`;
+      })
+      .join("");
+  }
+
+  function grid(columns, cell) {
+    if (!columns || !columns.length) return `<p class="hint">${esc(t("bac.no_coups"))}</p>`;
+    return `<div class="road-grid">${columns.map((col) => `<div class="road-col">${col.map(cell).join("")}</div>`).join("")}</div>`;
+  }
+
+  function roadsHtml() {
+    const r = s.roads;
+    if (!r) return "";
+    const letter = (x) => `<span class="bead ${x}" title="${esc(t("bac.letter." + x))}">${esc(t("bac.short." + x))}</span>`;
+    const big = (entry) =>
+      `<span class="ring ${entry.winner}" title="${esc(t("bac.letter." + entry.winner))}">${entry.ties ? entry.ties : ""}${entry.banker_pair ? "•" : ""}${entry.player_pair ? "◦" : ""}</span>`;
+    const mark = (colour) => `<span class="mark ${colour}">${colour === "red" ? "●" : "○"}</span>`;
+    const ask = r.ask
+      ? ["B", "P"]
+          .map(
+            (side) =>
+              `<li>${esc(t("bac.ask", { side: t("bac.letter." + side) }))}: ${["big_eye_boy", "small_road", "cockroach_pig"]
+                .map((name) => `${esc(t("bac.road." + name))} ${r.ask[side][name] ? mark(r.ask[side][name]) : "–"}`)
+                .join(" · ")}</li>`,
+          )
+          .join("")
+      : "";
+    return `<h2>${esc(t("bac.roads"))}</h2>
+      <h3>${esc(t("bac.road.bead_plate"))}</h3>${grid(r.bead_plate, letter)}
+      <h3>${esc(t("bac.road.big_road"))}${r.held_ties ? ` <small>(${esc(t("bac.held_ties", { n: r.held_ties }))})</small>` : ""}</h3>${grid(r.big_road, big)}
+      ${["big_eye_boy", "small_road", "cockroach_pig"].map((name) => `<h3>${esc(t("bac.road." + name))}</h3>${grid(r[name], mark)}`).join("")}
+      <ul class="ask" id="ask">${ask}</ul>`;
+  }
+
+  function resultsHtml() {
+    const result = s.result || (s.last && s.last.result);
+    if (!result) return "";
+    const net = player && result.net ? result.net[player] : undefined;
+    return `<h2>${esc(t("bac.coup_result", { coup: result.coup }))}</h2>
+      <p class="winner ${esc(result.winner)}" data-winner="${esc(result.winner)}">${esc(t("bac.winner." + result.winner))} — ${esc(t("spot.player"))} ${result.player.total} : ${esc(t("spot.banker"))} ${result.banker.total}${result.natural ? ` (${esc(t("bac.natural"))})` : ""}</p>
+      ${net !== undefined ? `<p class="net" id="net" data-net="${Number(net).toFixed(2)}">${esc(t("bj.net"))}: <strong>${esc(signed(net))}</strong></p>` : ""}`;
+  }
+
+  let scheduled = false;
+  function render() {
+    scheduled = false;
+    root.dataset.phase = s.phase;
+    root.dataset.bettingCloses = s.phase === "betting" ? String(s.closesAt) : "0";
+    patch(root, {
+      "#sec-head": `<h1>${esc(table.name)} <small>${esc(t("preset." + table.rules))}</small></h1>
+        <p class="meta"><span>${esc(t("lobby.limits"))}: ${esc(money(table.min_bet))} – ${esc(money(table.max_bet))}</span>
+        <span class="phase" id="phase" data-phase="${esc(s.phase)}">${esc(t("phase." + s.phase))}</span>${s.connected ? "" : ` <span class="offline">${esc(t("offline"))}</span>`}</p>
+        <p class="commitment">${esc(t("fair.commitment"))} (${esc(t("fair.shoe", { shoe: s.shoe ?? "–" }))}): <code id="commitment">${esc(s.commitment || "")}</code></p>`,
+      "#coup": sideHtml("player") + sideHtml("banker"),
+      "#banner": s.banner ? `<p>${esc(t(s.banner[0], s.banner[1]))}</p>` : "",
+      "#spots": spotsHtml(),
+      "#prompt":
+        s.phase === "betting"
+          ? `<p class="phase-line">${esc(t("bj.betting_closes"))} <span class="countdown" id="countdown" data-closes-at="${s.closesAt}"></span></p>`
+          : "",
+      "#tray": player ? chipTray(t, chips, s.chip, s.stake, s.phase === "betting", "chip.hint_bac") : "",
+      "#results": resultsHtml(),
+      "#roads": roadsHtml(),
+      "#rules-slot": rulesPanel(t, table),
+      "#log-title": esc(t("log.title")),
+      "#log": s.log.map((line) => `<li>${esc(line)}</li>`).join(""),
+    });
+  }
+  function update() {
+    if (!scheduled) {
+      scheduled = true;
+      requestAnimationFrame(render);
+    }
+  }
+
+  async function bet(spot) {
+    if (!player || s.phase !== "betting") return;
+    const amount = s.stake || s.chip;
+    try {
+      const answer = await api("POST", `/api/tables/${table.id}/bets`, { spot, amount: String(amount) }, { key: newKey() });
+      ctx.setBalance(answer.balance);
+      s.stake = 0;
+    } catch (error) {
+      ctx.toast(error.message);
+    }
+    update();
+  }
+
+  function onClick(event) {
+    const chip = event.target.closest(".chip");
+    if (chip && !chip.disabled) {
+      s.chip = Number(chip.dataset.value);
+      s.stake += s.chip;
+      update();
+      return;
+    }
+    if (event.target.closest("#clear-stake")) {
+      s.stake = 0;
+      update();
+      return;
+    }
+    const spot = event.target.closest(".bet-spot");
+    if (spot) {
+      bet(spot.dataset.spot);
+      return;
+    }
+    const squeeze = event.target.closest(".squeeze");
+    if (squeeze) {
+      s.revealed.add(squeeze.dataset.cardId);
+      update();
+    }
+  }
+
+  function onKey(event) {
+    if (isTyping(event) || s.phase !== "betting") return;
+    const key = event.key.toUpperCase();
+    const spot = Object.keys(SPOT_KEYS).find((name) => SPOT_KEYS[name] === key && s.spots.includes(name));
+    if (spot) {
+      event.preventDefault();
+      bet(spot);
+    } else if (key === "C") {
+      s.stake = 0;
+      update();
+    }
+  }
+
+  root.addEventListener("click", onClick);
+  document.addEventListener("keydown", onKey);
+  const watcher = watchTable(
+    table.id,
+    (message) => {
+      if (message.type === "snapshot") fromSnapshot(message.snapshot);
+      else if (message.event) apply(message.event);
+      update();
+    },
+    (state) => {
+      s.connected = state === "open";
+      update();
+    },
+  );
+  render();
+  return {
+    render() {
+      for (const node of root.querySelectorAll("[id]")) node.__html = null;
+      render();
+    },
+    unmount() {
+      watcher.close();
+      document.removeEventListener("keydown", onKey);
+    },
+  };
+}

@@ -1,0 +1,655 @@
+// A blackjack table (macau-1983 or live-online): seats and boxes, chips and bets, the deal in the rules'
+// order with the hole card face down, the legal actions as buttons with shortcuts, the insurance,
+// even money and surrender prompts with their timers, split hands side by side, results and balance.
+//
+// The view is driven by the table's WebSocket: a snapshot, then events applied one by one; it never
+// knows a card before the server shows it face up (the hole card is drawn as a back).
+
+import { api, newKey, watchTable } from "./api.js";
+import { esc, money, signed, bjTotal, isoMs, chipValues } from "./util.js";
+import { cardSvg } from "./svg.js";
+import { rulesFor } from "./rules.js";
+import { patch, chipTray, rulesPanel, isTyping } from "./common.js";
+
+const SHORTCUTS = { hit: "H", stand: "S", double: "D", split: "P", surrender: "R", insurance: "I", even_money: "E" };
+const DECISIONS = ["hit", "stand", "double", "split", "surrender"];
+
+function emptyRound(number) {
+  return { number, dealer: { cards: [], hole: false }, boxes: {}, insurance: [], payments: [] };
+}
+
+function fromView(view) {
+  const round = emptyRound(view.number);
+  round.id = view.id;
+  round.dealer = { cards: [...view.dealer.cards], hole: Boolean(view.dealer.hole_card) };
+  for (const box of view.boxes || []) {
+    round.boxes[box.box] = {
+      bets: { ...box.bets },
+      decider: box.decider,
+      deciderBets: Object.keys(box.bets || {}).length,
+      hands: (box.hands || []).map((hand) => ({
+        cards: [...hand.cards],
+        outcome: hand.outcome,
+        stakes: { ...hand.stakes },
+        doubled: false,
+      })),
+    };
+  }
+  round.insurance = [...(view.insurance || [])];
+  round.payments = [...(view.payments || [])];
+  return round;
+}
+
+export function mountBlackjack(main, table, ctx) {
+  const { t } = ctx;
+  const B = (key, vars) => [key, vars];
+  const rules = rulesFor("blackjack", table.rules, table.overrides);
+  const chips = chipValues(table);
+  const me = ctx.me;
+  const player = me && me.role === "player" ? me.name : null;
+  const s = {
+    phase: "starting",
+    closesAt: 0,
+    round: emptyRound(1),
+    pending: null,
+    actions: [],
+    last: null,
+    log: [],
+    banner: "",
+    chip: chips[0],
+    stake: 0,
+    insuranceDismissed: false,
+    shoe: null,
+    commitment: null,
+    shoeEnded: null,
+    connected: false,
+    busy: false,
+    awaits: 0,
+    ended: 0,
+    logStart: 0,
+  };
+
+  main.innerHTML = `<section class="table-view blackjack" id="bj-table" data-table="${table.id}" data-preset="${esc(table.rules)}">
+    <div class="table-head" id="sec-head"></div>
+    <div class="felt">
+      <div class="dealer-area" id="dealer" aria-live="polite"></div>
+      <div class="banner" id="banner" role="status" aria-live="assertive"></div>
+      <div class="boxes" id="boxes"></div>
+    </div>
+    <div class="controls">
+      <div class="prompt" id="prompt" aria-live="polite"></div>
+      <div class="tray" id="tray"></div>
+    </div>
+    <div class="results" id="results" aria-live="polite"></div>
+    <div class="side">
+      <div id="rules-slot"></div>
+      <details class="log" id="log-panel" open><summary id="log-title"></summary><ol id="log"></ol></details>
+    </div>
+  </section>`;
+  const root = main.querySelector("#bj-table");
+
+  // ------------------------------------------------------------------------------------------------
+  // the model
+
+  function box(n) {
+    if (!s.round.boxes[n]) s.round.boxes[n] = { bets: {}, decider: null, hands: [] };
+    return s.round.boxes[n];
+  }
+
+  function hand(n, index) {
+    const b = box(n);
+    while (b.hands.length <= index) b.hands.push({ cards: [], outcome: null, stakes: { ...b.bets }, doubled: false });
+    return b.hands[index];
+  }
+
+  function where(b, h) {
+    return b === 0 ? t("bj.dealer") : t("bj.box_hand", { box: b, hand: Number(h ?? 0) + 1 });
+  }
+
+  function note(text) {
+    s.log.push(text);
+  }
+
+  function applySnapshot(snapshot) {
+    s.phase = snapshot.phase;
+    s.shoe = snapshot.shoe ? snapshot.shoe.id : null;
+    s.commitment = snapshot.shoe ? snapshot.shoe.commitment : null;
+    if (snapshot.round) s.round = fromView(snapshot.round);
+    const pending = snapshot.pending || {};
+    s.closesAt = isoMs(snapshot.closes_at);
+    s.pending = pending.kind === "decision" || pending.kind === "insurance" || pending.kind === "card" ? { ...pending, closesAt: s.closesAt } : null;
+    s.actions = snapshot.your_actions || [];
+    s.banner = s.phase === "betting" ? B("bj.place_bets") : "";
+  }
+
+  function apply(event) {
+    const e = event;
+    switch (e.type) {
+      case "betting_open": {
+        const r = s.round;
+        if (Object.keys(r.boxes).length || r.payments.length) s.last = r;
+        s.round = emptyRound(e.round);
+        s.phase = "betting";
+        s.closesAt = isoMs(e.closes_at);
+        s.pending = null;
+        s.actions = [];
+        s.log = s.log.slice(s.logStart); // the last round's deal stays, above this one's
+        s.logStart = s.log.length;
+        note(t("log.round", { number: e.round }));
+        s.banner = B("bj.place_bets");
+        break;
+      }
+      case "bet":
+        box(e.box).bets[e.player] = e.amount;
+        note(t("log.bet", { player: e.player, amount: money(e.amount), where: t("bj.box", { box: e.box }) }));
+        break;
+      case "no_more_bets":
+        s.phase = "playing";
+        s.closesAt = 0;
+        s.banner = B("bj.no_more_bets");
+        note(t("bj.no_more_bets"));
+        for (const [n, b] of Object.entries(s.round.boxes)) if (!b.hands.length) hand(Number(n), 0);
+        break;
+      case "burn":
+        note(t("log.burn"));
+        break;
+      case "card":
+        if (e.box === 0) {
+          if (e.face_up) s.round.dealer.cards.push(e.card);
+          else s.round.dealer.hole = true;
+        } else if (e.face_up) {
+          hand(e.box, e.hand).cards.push(e.card);
+        }
+        note(t("log.card", { where: where(e.box, e.hand), card: e.face_up ? e.card : t("card.face_down") }));
+        break;
+      case "hole_card":
+        s.round.dealer.hole = false;
+        s.round.dealer.cards.push(e.card);
+        note(t("log.hole_card", { card: e.card }));
+        break;
+      case "card_voided":
+        note(t("log.card_voided", { card: e.card }));
+        break;
+      case "cut_card":
+        note(t("log.cut_card"));
+        break;
+      case "insurance":
+        s.round.insurance.push({ player: e.player, box: e.box, amount: e.amount });
+        if (e.player === player) s.actions = s.actions.filter((a) => !(a.box === e.box && ["insurance", "even_money"].includes(a.type)));
+        note(t("log.insurance", { player: e.player, box: e.box, amount: money(e.amount) }));
+        break;
+      case "even_money":
+        if (e.player === player) s.actions = s.actions.filter((a) => !(a.box === e.box && ["insurance", "even_money"].includes(a.type)));
+        note(t("log.even_money", { player: e.player, box: e.box }));
+        break;
+      case "insurance_closed":
+        s.actions = s.actions.filter((a) => !["insurance", "even_money"].includes(a.type));
+        if (s.pending && s.pending.kind === "insurance") s.pending = null;
+        note(t("log.insurance_closed"));
+        break;
+      case "peek":
+        note(e.natural ? t("log.peek_natural") : t("log.peek_none"));
+        break;
+      case "hit":
+      case "stand":
+      case "double":
+      case "split":
+      case "surrender": {
+        note(t("log.decision", { player: e.player, action: t("action." + e.type), where: where(e.box, e.hand) }));
+        const hands = box(e.box).hands;
+        if (e.type === "split" && hands[e.hand]) {
+          const moved = hands[e.hand].cards.pop();
+          hands.splice(e.hand + 1, 0, { cards: moved ? [moved] : [], outcome: null, stakes: { ...hands[e.hand].stakes }, doubled: false });
+        }
+        if (e.type === "double" && hands[e.hand]) hands[e.hand].doubled = true;
+        if (s.pending && s.pending.kind === "decision") s.pending = null;
+        break;
+      }
+      case "hand_stood":
+        note(t("log.hand_stood", { where: where(e.box, e.hand), reason: t("reason." + e.reason) }));
+        break;
+      case "dealer_stood":
+        note(t("log.dealer_stood", { total: e.total }));
+        break;
+      case "payment": {
+        s.round.payments.push(e);
+        if (e.hand !== null && e.hand !== undefined) {
+          const h = box(e.box).hands[e.hand];
+          if (h) h.outcome = e.kind;
+        }
+        note(t("log.payment", { player: e.player, kind: t("pay_kind." + e.kind), amount: signed(e.amount), where: e.hand === null ? t("bj.box", { box: e.box }) : where(e.box, e.hand) }));
+        break;
+      }
+      case "round_ended":
+        s.ended = s.round.number;
+        s.phase = "settling";
+        s.pending = null;
+        s.actions = [];
+        s.banner = B("bj.round_over");
+        note(t("bj.round_over"));
+        break;
+      case "round_voided":
+        s.banner = B("bj.round_void", { reason: e.reason });
+        note(t("bj.round_void", { reason: e.reason }));
+        break;
+      case "redeal":
+        s.round.dealer = { cards: [], hole: false };
+        for (const b of Object.values(s.round.boxes)) b.hands = [];
+        for (const n of Object.keys(s.round.boxes)) hand(Number(n), 0);
+        s.banner = B("bj.redeal", { burn: e.burn });
+        note(t("bj.redeal", { burn: e.burn }));
+        break;
+      case "round_over":
+        s.ended = s.round.number;
+        s.phase = "idle";
+        s.pending = null;
+        s.actions = [];
+        s.closesAt = 0;
+        if (e.voided) s.banner = B("bj.round_void", { reason: "" });
+        break;
+      case "await":
+        s.awaits += 1;
+        s.pending = { ...e, closesAt: isoMs(e.closes_at) };
+        if (e.kind === "insurance") s.insuranceDismissed = false;
+        if (e.kind === "decision") s.banner = "";
+        break;
+      case "timeout":
+        note(e.kind === "insurance" ? t("log.timeout_insurance") : t("log.timeout_decision", { player: e.player, where: where(e.box, e.hand) }));
+        s.pending = null;
+        break;
+      case "new_shoe":
+        s.shoe = e.shoe;
+        s.commitment = e.commitment;
+        note(t("log.new_shoe", { shoe: e.shoe }));
+        break;
+      case "shoe_ended":
+        s.shoeEnded = e.shoe;
+        note(t("log.shoe_ended", { shoe: e.shoe }));
+        break;
+      case "balance":
+        ctx.setBalance(e.balance);
+        break;
+      default:
+        break;
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // what is drawn
+
+  function myBoxes() {
+    return Object.entries(s.round.boxes)
+      .filter(([, b]) => player && b.bets[player])
+      .map(([n]) => Number(n));
+  }
+
+  function canBetOn(n) {
+    if (!player || s.phase !== "betting") return false;
+    const b = s.round.boxes[n];
+    if (b && b.bets[player]) return false;
+    const mine = myBoxes();
+    if (mine.length >= Number(rules.max_boxes_per_player || 1)) return false;
+    const others = b ? Object.keys(b.bets).filter((p) => p !== player) : [];
+    if (others.length && !rules.bet_behind) return false;
+    return true;
+  }
+
+  // a card is drawn with the dealing animation once, the first time it is shown
+  let seen = new Set();
+  let seenRound = null;
+  function fresh(key) {
+    const round = shown();
+    if (round !== seenRound) {
+      seenRound = round;
+      seen = new Set();
+    }
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  }
+
+  /** The round whose cards are drawn: the last one stays on the felt until the new one has a bet. */
+  function shown() {
+    const r = s.round;
+    if (s.last && !Object.keys(r.boxes).length && !r.dealer.cards.length && !r.dealer.hole) return s.last;
+    return r;
+  }
+
+  /** Art. 13: the highest bet decides; on equal highest bets the first of them to have bet (the seated
+   *  player sits first). The snapshot's `decider` is kept until a bet event changes the box. */
+  function deciderOf(b) {
+    if (b.decider && b.deciderBets === Object.keys(b.bets).length) return b.decider;
+    let best = null;
+    for (const [who, amount] of Object.entries(b.bets)) if (best === null || Number(amount) > Number(b.bets[best])) best = who;
+    return best;
+  }
+
+  function handHtml(n, index, h) {
+    const [total, soft] = bjTotal(h.cards);
+    const active = s.pending && s.pending.kind === "decision" && s.pending.box === n && s.pending.hand === index;
+    const bonus = h.outcome === "bonus";
+    const cards = h.cards.map((c, i) => cardSvg(c, t, "", fresh(`${n}.${index}.${i}.${c}`))).join("");
+    return `<div class="hand${active ? " active" : ""}${bonus ? " bonus" : ""}" data-box="${n}" data-hand="${index}" ${active ? 'aria-current="true"' : ""}>
+      <div class="cards">${cards}</div>
+      <p class="total" data-total="${h.cards.length ? total : ""}">${h.cards.length ? esc((soft ? t("bj.soft") + " " : "") + total) : ""}${h.doubled ? ` · ${esc(t("bj.doubled"))}` : ""}</p>
+      ${h.outcome ? `<p class="outcome ${esc(h.outcome)}" data-outcome="${esc(h.outcome)}">${esc(t("pay_kind." + h.outcome))}${bonus ? ` ${esc(t("bj.bonus_paid"))}` : ""}</p>` : ""}
+    </div>`;
+  }
+
+  function boxesHtml() {
+    const count = Number(table.boxes || rules.boxes || 7);
+    let html = "";
+    for (let n = 1; n <= count; n++) {
+      const b = s.round.boxes[n];
+      const bets = b ? Object.entries(b.bets) : [];
+      const mine = b && player && b.bets[player];
+      const decider = b ? deciderOf(b) : null;
+      const betList = bets
+        .map(
+          ([who, amount]) =>
+            `<li data-player="${esc(who)}" class="${who === player ? "mine" : ""}">${esc(who)}: ${esc(money(amount))}${decider === who && bets.length > 1 ? ` <span class="decider">${esc(t("bj.decides"))}</span>` : ""}</li>`,
+        )
+        .join("");
+      const drawn = shown().boxes[n];
+      const hands = drawn ? drawn.hands.map((h, i) => handHtml(n, i, h)).join("") : "";
+      const behind = bets.length && !mine;
+      const button = canBetOn(n)
+        ? `<button type="button" class="bet-here" id="bet-box-${n}" data-box="${n}" aria-keyshortcuts="${n}">${esc(behind ? t("bj.bet_behind") : t("bj.bet_here"))} <kbd>${n}</kbd></button>`
+        : "";
+      html += `<div class="box${mine ? " mine" : ""}${bets.length ? " taken" : ""}" data-box="${n}" role="group" aria-label="${esc(t("bj.box", { box: n }))}">
+        <h3>${esc(t("bj.box", { box: n }))}</h3>
+        <ul class="bets">${betList || `<li class="open">${esc(t("bj.open_box"))}</li>`}</ul>
+        <div class="hands">${hands}</div>
+        ${button}
+      </div>`;
+    }
+    return html;
+  }
+
+  function dealerHtml() {
+    const previous = shown() !== s.round;
+    const d = shown().dealer;
+    const cards =
+      d.cards.map((c, i) => cardSvg(c, t, "", fresh(`0.${i}.${c}`))).join("") +
+      (d.hole ? cardSvg(null, t, 'data-hole="true"', fresh("0.hole")) : "");
+    const [total] = bjTotal(d.cards);
+    return `<h2>${esc(t("bj.dealer"))}${previous ? ` <small class="previous">${esc(t("bj.last_round"))}</small>` : ""}</h2><div class="cards" id="dealer-cards" data-round="${previous ? "last" : "current"}">${cards}</div>
+      <p class="total" id="dealer-total">${d.cards.length ? esc(String(total)) + (d.hole ? " + ?" : "") : ""}</p>`;
+  }
+
+  function actionButton(action, label, extra = "") {
+    const key = SHORTCUTS[action.type];
+    const id = `act-${action.type}` + (action.type === "insurance" || action.type === "even_money" ? `-${action.box}` : "");
+    return `<button type="button" class="action ${action.type}" id="${id}" data-action="${action.type}" data-box="${action.box}" ${action.hand !== undefined ? `data-hand="${action.hand}"` : ""} aria-keyshortcuts="${key}" ${s.busy ? "disabled" : ""} ${extra}>${esc(label)} <kbd>${key}</kbd></button>`;
+  }
+
+  function promptHtml() {
+    const p = s.pending;
+    if (s.phase === "betting") {
+      return `<p class="phase-line">${esc(t("bj.betting_closes"))} <span class="countdown" id="countdown" data-closes-at="${s.closesAt}"></span></p>`;
+    }
+    if (!p) return "";
+    const timer = p.closesAt ? ` <span class="countdown" id="decision-timer" data-closes-at="${p.closesAt}"></span>` : "";
+    if (p.kind === "insurance") {
+      const mine = s.actions.filter((a) => a.type === "insurance" || a.type === "even_money");
+      let buttons = "";
+      if (mine.length && !s.insuranceDismissed) {
+        buttons = mine
+          .map((a) =>
+            a.type === "insurance"
+              ? actionButton(a, t("bj.take_insurance", { box: a.box, amount: money(a.max_amount) }))
+              : actionButton(a, t("bj.take_even_money", { box: a.box })),
+          )
+          .join("");
+        buttons += `<button type="button" class="action decline" id="act-no-insurance" aria-keyshortcuts="N">${esc(t("bj.no_insurance"))} <kbd>N</kbd></button>`;
+      }
+      return `<div class="offer insurance-prompt" id="insurance-prompt"><p>${esc(t("bj.insurance_offered"))}${timer}</p><div class="actions" id="actions">${buttons}</div></div>`;
+    }
+    if (p.kind === "decision") {
+      const mine = p.player === player;
+      if (!mine) return `<p class="waiting">${esc(t("bj.waiting_for", { player: p.player, where: where(p.box, p.hand) }))}${timer}</p>`;
+      const actions = s.actions.filter((a) => DECISIONS.includes(a.type) && a.box === p.box && (a.hand ?? 0) === p.hand);
+      const h = s.round.boxes[p.box]?.hands[p.hand];
+      const [total, soft] = h ? bjTotal(h.cards) : [0, false];
+      const buttons = actions
+        .map((a) => {
+          if (a.type === "double" && Number(a.min_amount) < Number(a.max_amount)) {
+            // double for less (online §2.6): any amount up to the bet
+            return `<label class="double-amount" for="double-amount">${esc(t("bj.double_amount"))}
+              <input id="double-amount" type="number" inputmode="decimal" min="${esc(a.min_amount)}" max="${esc(a.max_amount)}" step="any" value="${esc(a.max_amount)}"></label>${actionButton(a, t("action.double"))}`;
+          }
+          if (a.type === "double") return actionButton(a, t("action.double") + ` (+${money(a.max_amount)})`);
+          return actionButton(a, t("action." + a.type));
+        })
+        .join("");
+      const surrender = actions.some((a) => a.type === "surrender")
+        ? `<p class="offer surrender-prompt" id="surrender-prompt">${esc(t("bj.surrender_offered"))}</p>`
+        : "";
+      return `<div class="your-turn" id="your-turn"><p><strong>${esc(t("bj.your_turn", { where: where(p.box, p.hand) }))}</strong> — ${esc((soft ? t("bj.soft") + " " : "") + total)}${timer}</p>${surrender}<div class="actions" id="actions">${buttons}</div></div>`;
+    }
+    if (p.kind === "card") return `<p class="waiting">${esc(t("bj.waiting_card"))}</p>`;
+    return "";
+  }
+
+  function resultsHtml() {
+    const r = s.round.payments.length ? s.round : s.last;
+    if (!r || !r.payments.length) return "";
+    const rows = r.payments
+      .filter((p) => !player || p.player === player)
+      .map(
+        (p) =>
+          `<li class="payment ${esc(p.kind)}" data-kind="${esc(p.kind)}">${esc(p.hand === null || p.hand === undefined ? t("bj.box", { box: p.box }) : where(p.box, p.hand))}: ${esc(t("pay_kind." + p.kind))} <strong>${esc(signed(p.amount))}</strong></li>`,
+      )
+      .join("");
+    if (!rows) return "";
+    const net = r.payments.filter((p) => p.player === player).reduce((sum, p) => sum + Number(p.amount), 0);
+    const bonus = r.payments.some((p) => p.player === player && p.kind === "bonus");
+    return `<h2>${esc(t("bj.results", { number: r.number }))}</h2>
+      ${bonus ? `<p class="bonus-banner" id="bonus-banner">${esc(t("bj.bonus_banner"))}</p>` : ""}
+      <ul>${rows}</ul>${player ? `<p class="net" id="net" data-net="${net.toFixed(2)}">${esc(t("bj.net"))}: <strong>${esc(signed(net))}</strong></p>` : ""}`;
+  }
+
+  function headHtml() {
+    const status = s.connected ? "" : ` <span class="offline">${esc(t("offline"))}</span>`;
+    return `<h1>${esc(table.name)} <small>${esc(t("preset." + table.rules))}</small></h1>
+      <p class="meta"><span>${esc(t("lobby.limits"))}: ${esc(money(table.min_bet))} – ${esc(money(table.max_bet))}</span>
+      <span>${esc(t("bj.round_no", { number: s.round.number || "" }))}</span>
+      <span class="phase" id="phase" data-phase="${esc(s.phase)}">${esc(t("phase." + s.phase))}</span>${status}
+      <a href="#/history">${esc(t("nav.history"))}</a></p>
+      <p class="commitment">${esc(t("fair.commitment"))} (${esc(t("fair.shoe", { shoe: s.shoe ?? "–" }))}): <code id="commitment">${esc(s.commitment || t("fair.live_shoe"))}</code></p>`;
+  }
+
+  let scheduled = false;
+  function render() {
+    scheduled = false;
+    root.dataset.phase = s.phase;
+    root.dataset.bettingCloses = s.phase === "betting" ? String(s.closesAt) : "0";
+    root.dataset.pending = s.pending ? `${s.pending.kind}:${s.pending.player || ""}:${s.pending.box ?? ""}:${s.pending.hand ?? ""}` : "";
+    root.dataset.round = String(s.round.number || "");
+    root.dataset.awaits = String(s.awaits);
+    root.dataset.ended = String(s.ended);
+    patch(root, {
+      "#sec-head": headHtml(),
+      "#dealer": dealerHtml(),
+      "#banner": s.banner ? `<p>${esc(t(s.banner[0], s.banner[1]))}</p>` : "",
+      "#boxes": boxesHtml(),
+      "#prompt": promptHtml(),
+      "#tray": player ? chipTray(t, chips, s.chip, s.stake, s.phase === "betting") : `<p class="hint">${esc(t("bj.watching"))}</p>`,
+      "#results": resultsHtml(),
+      "#rules-slot": rulesPanel(t, table),
+      "#log-title": esc(t("log.title")),
+      "#log": s.log.map((line) => `<li>${esc(line)}</li>`).join(""),
+    });
+    const log = root.querySelector("#log");
+    if (log) log.scrollTop = log.scrollHeight;
+  }
+  function update() {
+    if (!scheduled) {
+      scheduled = true;
+      requestAnimationFrame(render);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // doing things
+
+  async function placeBet(n) {
+    if (!canBetOn(n)) return;
+    const amount = s.stake || s.chip;
+    try {
+      const answer = await api("POST", `/api/tables/${table.id}/bets`, { spot: String(n), amount: String(amount) }, { key: newKey() });
+      ctx.setBalance(answer.balance);
+      s.stake = 0;
+    } catch (error) {
+      ctx.toast(error.message);
+    }
+    update();
+  }
+
+  async function act(action) {
+    if (s.busy) return;
+    const body = { type: action.type, box: Number(action.box) };
+    if (action.hand !== undefined && action.hand !== null) body.hand = Number(action.hand);
+    let key;
+    if (action.type === "double") {
+      const field = root.querySelector("#double-amount");
+      body.amount = field && field.value ? String(field.value) : action.max_amount;
+      key = newKey();
+    } else if (action.type === "split") key = newKey();
+    else if (action.type === "insurance") {
+      body.amount = action.max_amount;
+      key = newKey();
+    }
+    s.busy = true;
+    update();
+    try {
+      await api("POST", `/api/tables/${table.id}/actions`, body, { key });
+    } catch (error) {
+      ctx.toast(error.message);
+    }
+    s.busy = false;
+    update();
+  }
+
+  // Decline every insurance or even-money offer of this player: once all offers at the table are
+  // answered the server closes the offer without waiting for its timer (online §3.6).
+  async function declineInsurance() {
+    s.insuranceDismissed = true;
+    update();
+    for (const offer of s.actions.filter((a) => a.type === "no_insurance")) {
+      try {
+        await api("POST", `/api/tables/${table.id}/actions`, { type: "no_insurance", box: Number(offer.box) });
+      } catch (error) {
+        ctx.toast(error.message);
+      }
+    }
+  }
+
+  function visibleAction(type, box) {
+    const p = s.pending;
+    if (!p) return null;
+    if (p.kind === "insurance") {
+      if (s.insuranceDismissed) return null;
+      return s.actions.find((a) => a.type === type && (box === undefined || a.box === box)) || null;
+    }
+    if (p.kind === "decision" && p.player === player) {
+      return s.actions.find((a) => a.type === type && a.box === p.box && (a.hand ?? 0) === p.hand) || null;
+    }
+    return null;
+  }
+
+  function onClick(event) {
+    const chip = event.target.closest(".chip");
+    if (chip && !chip.disabled) {
+      s.chip = Number(chip.dataset.value);
+      s.stake += s.chip;
+      update();
+      return;
+    }
+    if (event.target.closest("#clear-stake")) {
+      s.stake = 0;
+      update();
+      return;
+    }
+    const bet = event.target.closest(".bet-here");
+    if (bet) {
+      placeBet(Number(bet.dataset.box));
+      return;
+    }
+    if (event.target.closest("#act-no-insurance")) {
+      declineInsurance();
+      return;
+    }
+    const button = event.target.closest("button.action");
+    if (button && button.dataset.action) {
+      const action = visibleAction(button.dataset.action, Number(button.dataset.box));
+      if (action) act(action);
+    }
+  }
+
+  function onKey(event) {
+    if (isTyping(event)) return;
+    const key = event.key.toLowerCase();
+    if (s.phase === "betting" && /^[1-7]$/.test(key)) {
+      event.preventDefault();
+      placeBet(Number(key));
+      return;
+    }
+    if (s.phase === "betting" && (key === "[" || key === "]")) {
+      const i = chips.indexOf(s.chip);
+      s.chip = chips[Math.max(0, Math.min(chips.length - 1, i + (key === "]" ? 1 : -1)))];
+      update();
+      return;
+    }
+    if (s.phase === "betting" && (key === "=" || key === "+")) {
+      s.stake += s.chip;
+      update();
+      return;
+    }
+    if (key === "c" && s.phase === "betting") {
+      s.stake = 0;
+      update();
+      return;
+    }
+    if (key === "n" && s.pending && s.pending.kind === "insurance") {
+      declineInsurance();
+      return;
+    }
+    const type = Object.keys(SHORTCUTS).find((name) => SHORTCUTS[name].toLowerCase() === key);
+    if (!type) return;
+    const action = visibleAction(type);
+    if (action) {
+      event.preventDefault();
+      act(action);
+    }
+  }
+
+  root.addEventListener("click", onClick);
+  document.addEventListener("keydown", onKey);
+  const watcher = watchTable(
+    table.id,
+    (message) => {
+      if (message.type === "snapshot") applySnapshot(message.snapshot);
+      else if (message.event) {
+        apply(message.event);
+        if (message.your_actions) s.actions = message.your_actions;
+      }
+      update();
+    },
+    (state) => {
+      s.connected = state === "open";
+      update();
+    },
+  );
+  render();
+  return {
+    render() {
+      for (const node of root.querySelectorAll("[id]")) node.__html = null;
+      render();
+    },
+    unmount() {
+      watcher.close();
+      document.removeEventListener("keydown", onKey);
+    },
+  };
+}

@@ -1,0 +1,146 @@
+// History and fairness: the player's last rounds with every card and payment, each shoe's commitment,
+// and once the shoe has ended its revealed seed with a one-click check in the browser
+// (WebCrypto SHA-256 of the seed against the commitment published before the shoe's first bet).
+
+import { api } from "./api.js";
+import { esc, money, signed } from "./util.js";
+import { cardSvg } from "./svg.js";
+
+function hexBytes(hex) {
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return bytes;
+}
+
+/** SHA-256 of the seed's bytes (the seed is hex), as hex: what the commitment must equal. */
+export async function sha256Hex(seedHex) {
+  if (!/^([0-9a-fA-F]{2})+$/.test(seedHex)) throw new Error("not hex");
+  const digest = await crypto.subtle.digest("SHA-256", hexBytes(seedHex));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export function mountHistory(main, ctx) {
+  const { t } = ctx;
+  let rounds = [];
+  const shoes = {};
+  const checks = {};
+  let alive = true;
+
+  function cardsOf(round) {
+    const lines = [];
+    for (const e of round.events || []) {
+      if (e.type === "card" && e.side) lines.push([t("spot." + e.side), e.card]);
+      else if (e.type === "card") lines.push([e.box === 0 ? t("bj.dealer") : t("bj.box_hand", { box: e.box, hand: e.hand + 1 }), e.face_up ? e.card : null]);
+      else if (e.type === "hole_card") lines.push([t("bj.dealer_hole"), e.card]);
+    }
+    return lines;
+  }
+
+  function roundHtml(round) {
+    const cards = cardsOf(round)
+      .map(([where, card]) => `<li><span class="where">${esc(where)}</span> ${cardSvg(card, t)}</li>`)
+      .join("");
+    const payments = (round.events || [])
+      .filter((e) => e.type === "payment" && e.player === ctx.me.name)
+      .map((e) => `<li data-kind="${esc(e.kind)}">${esc(t("bj.box_hand", { box: e.box, hand: (e.hand ?? 0) + 1 }))}: ${esc(t("pay_kind." + e.kind))} ${esc(signed(e.amount))}</li>`)
+      .join("");
+    const bacNet = round.result && round.result.net && round.result.net[ctx.me.name];
+    const decisions = (round.events || [])
+      .filter((e) => ["hit", "stand", "double", "split", "surrender", "insurance", "even_money", "timeout"].includes(e.type))
+      .map((e) => `<li>${esc(e.at ? e.at.slice(11, 19) : "")} ${esc(e.player || "")} ${esc(t("action." + e.type))} ${esc(e.box !== undefined ? t("bj.box", { box: e.box }) : "")}</li>`)
+      .join("");
+    const bets = round.bets.map((b) => `<li>${esc(t("action." + b.kind))} ${esc(b.spot)}: ${esc(money(b.amount))}</li>`).join("");
+    return `<article class="round" data-round="${round.round}" data-status="${esc(round.status)}">
+      <h2>${esc(t("history.round", { table: round.table, number: round.number, id: round.round }))} <small>${esc(t("status." + round.status))}</small></h2>
+      <p class="hint">${esc((round.ended_at || round.started_at || "").replace("T", " ").slice(0, 19))} UTC · ${esc(t("fair.shoe", { shoe: round.shoe }))}</p>
+      <div class="cols">
+        <div><h3>${esc(t("history.bets"))}</h3><ul>${bets}</ul></div>
+        <div><h3>${esc(t("history.cards"))}</h3><ol class="dealt">${cards}</ol></div>
+        <div><h3>${esc(t("history.decisions"))}</h3><ul>${decisions || `<li>–</li>`}</ul></div>
+        <div><h3>${esc(t("history.payments"))}</h3><ul class="payments">${payments}${bacNet !== undefined && bacNet !== null ? `<li>${esc(signed(bacNet))}</li>` : ""}</ul>
+          <p>${esc(t("history.balance"))}: ${esc(money(round.balance_before))} → <strong class="after">${esc(money(round.balance_after ?? round.balance_before))}</strong></p>
+          <p><button type="button" class="small transcript" data-round="${round.round}">${esc(t("history.transcript"))}</button></p></div>
+      </div></article>`;
+  }
+
+  function shoeHtml(shoe) {
+    const check = checks[shoe.shoe];
+    let verify = "";
+    if (shoe.mode === "live") verify = `<p>${esc(t("fair.live_shoe"))}</p>`;
+    else if (shoe.server_seed) {
+      verify = `<p>${esc(t("fair.seed"))}: <code class="seed">${esc(shoe.server_seed)}</code></p>
+        <p><button type="button" class="primary verify" data-shoe="${shoe.shoe}" id="verify-${shoe.shoe}">${esc(t("fair.verify"))}</button>
+        ${check ? `<span class="verify-result ${check.ok ? "ok" : "bad"}" data-ok="${check.ok}" role="status">${esc(check.ok ? t("fair.match") : t("fair.mismatch", { digest: check.digest }))}</span>` : ""}</p>`;
+    } else verify = `<p>${esc(t("fair.not_yet"))}</p>`;
+    return `<article class="shoe" data-shoe="${shoe.shoe}" data-ended="${shoe.ended}">
+      <h3>${esc(t("fair.shoe", { shoe: shoe.shoe }))} · ${esc(shoe.table)} <small>${esc(shoe.ended ? t("fair.ended") : t("fair.in_play"))}</small></h3>
+      <p>${esc(t("fair.commitment"))}: <code class="commitment">${esc(shoe.commitment || "–")}</code></p>
+      <p class="hint">${esc(t("fair.client_seed"))}: ${esc(shoe.client_seed)} · nonce ${esc(shoe.nonce)}</p>
+      ${verify}</article>`;
+  }
+
+  function render() {
+    const list = rounds.length ? rounds.map(roundHtml).join("") : `<p>${esc(t("history.none"))}</p>`;
+    const shoeList = Object.values(shoes)
+      .sort((a, b) => b.shoe - a.shoe)
+      .map(shoeHtml)
+      .join("");
+    main.innerHTML = `<section class="panel history" id="history">
+      <h1>${esc(t("history.title"))}</h1>
+      <div class="fairness" id="fairness"><h2>${esc(t("fair.title"))}</h2><p class="hint">${esc(t("fair.explain"))}</p>${shoeList}</div>
+      <div class="rounds" id="rounds">${list}</div>
+      <pre id="transcript" class="transcript-doc" hidden></pre></section>`;
+  }
+
+  async function load() {
+    try {
+      rounds = await api("GET", "/api/history?limit=10");
+      const ids = [...new Set(rounds.map((r) => r.shoe).filter((x) => x))];
+      await Promise.all(
+        ids.map(async (id) => {
+          shoes[id] = await api("GET", `/api/shoes/${id}`);
+        }),
+      );
+    } catch (error) {
+      ctx.toast(error.message);
+    }
+    if (alive) render();
+  }
+
+  main.onclick = async (event) => {
+    const button = event.target.closest(".verify");
+    if (button) {
+      const shoe = shoes[button.dataset.shoe];
+      try {
+        const digest = await sha256Hex(shoe.server_seed);
+        checks[shoe.shoe] = { ok: digest === String(shoe.commitment).toLowerCase(), digest };
+      } catch (error) {
+        checks[shoe.shoe] = { ok: false, digest: String(error.message) };
+      }
+      render();
+      document.getElementById(`verify-${shoe.shoe}`)?.focus();
+      return;
+    }
+    const transcript = event.target.closest(".transcript");
+    if (transcript && transcript.dataset.round) {
+      try {
+        const doc = await api("GET", `/api/rounds/${transcript.dataset.round}/transcript`);
+        const pre = document.getElementById("transcript");
+        pre.hidden = false;
+        pre.textContent = JSON.stringify(doc, null, 2);
+        pre.scrollIntoView();
+      } catch (error) {
+        ctx.toast(error.message);
+      }
+    }
+  };
+  main.innerHTML = `<p class="panel" aria-busy="true">…</p>`;
+  load();
+  return {
+    render,
+    unmount() {
+      alive = false;
+      main.onclick = null;
+    },
+  };
+}

@@ -1,0 +1,77 @@
+"""What a person does at the page, as helpers the browser tests share."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+BETTING_MARGIN_MS = 1800  # bet only in a window with at least this much time left
+
+
+def sign_in(page: Any, name: str, password: str = "demo") -> None:
+    page.goto("/#/")
+    page.fill("#login-name", name)
+    page.fill("#login-password", password)
+    page.click("#login-submit")
+    page.wait_for_selector(f"#who:has-text('{name}')")
+
+
+def open_table(page: Any, table: int) -> None:
+    page.goto(f"/#/table/{table}")
+    page.wait_for_selector(".table-view[data-phase]:not([data-phase='starting'])")
+
+
+def wait_betting(page: Any, margin_ms: int = BETTING_MARGIN_MS, timeout: float = 20_000) -> int:
+    """Wait for a betting window with time left; return its round number."""
+    page.wait_for_function(
+        """(margin) => { const t = document.querySelector('.table-view');
+             return t && t.dataset.phase === 'betting' && Number(t.dataset.bettingCloses) - Date.now() > margin; }""",
+        arg=margin_ms,
+        timeout=timeout,
+    )
+    return int(page.get_attribute(".table-view", "data-round") or 0)
+
+
+def rest(
+    base_url: str, method: str, path: str, token: str | None = None, body: Any = None, key: str | None = None
+) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base_url + path, data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    if key:
+        request.add_header("Idempotency-Key", key)
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def token_of(base_url: str, name: str) -> str:
+    return str(rest(base_url, "POST", "/api/login", body={"name": name, "password": "demo"})["token"])
+
+
+def ledger_balance(base_url: str, name: str) -> str:
+    return str(rest(base_url, "GET", "/api/me", token_of(base_url, name))["balance"])
+
+
+def check_balance(page: Any, base_url: str, name: str) -> str:
+    """The balance on the page equals the ledger's (GET /api/me), once the last balance event is in."""
+    expected = ledger_balance(base_url, name)
+    page.wait_for_function(
+        "(want) => document.querySelector('#balance')?.dataset.amount === want", arg=expected, timeout=10_000
+    )
+    return expected
+
+
+def pending(page: Any) -> str:
+    return str(page.get_attribute(".table-view", "data-pending") or "")
+
+
+CONTRAST_SCRIPT = Path(__file__).with_name("contrast.js").read_text(encoding="utf-8").split("\n", 1)[1]  # no comment
+
+
+def contrast_failures(page: Any) -> list[dict[str, Any]]:
+    """Every visible text whose WCAG 2 contrast against its background is under AA (4.5:1, large 3:1)."""
+    return [r for r in page.evaluate(CONTRAST_SCRIPT) if r["ratio"] < r["need"]]
