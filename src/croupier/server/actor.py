@@ -300,8 +300,11 @@ class TableActor:
             if pending.kind in ("insurance", "decision"):
                 self._set_timer(self.row.decision_seconds)
                 await self._publish({"type": "await", **pending.document(), "closes_at": self.deadline_at})
-                expired = await self._serve_until(self._changed(round_, pending))
-                if expired and self._current() is round_ and round_.pending() == pending:
+                # each decision has its own timer: a hit that leaves the same hand to act is a new wait;
+                # the insurance offer keeps one timer however many take it (online §3.6)
+                progress = round_.progress() if pending.kind == "decision" else None
+                expired = await self._serve_until(self._changed(round_, pending, progress))
+                if expired and not self._changed(round_, pending, progress)():
                     await self._publish({"type": "timeout", **pending.document()})
                     round_.timeout()
                 await self._publish_engine_events()
@@ -317,9 +320,14 @@ class TableActor:
         assert self.round is not None
         return self.round
 
-    def _changed(self, round_: GameRound, pending: Pending) -> Callable[[], bool]:
-        """Done waiting: the round was replaced (a misdeal), or waits for something else now."""
-        return lambda: self.round is not round_ or round_.pending() != pending
+    def _changed(self, round_: GameRound, pending: Pending, progress: int | None = None) -> Callable[[], bool]:
+        """Done waiting: the round was replaced (a misdeal), waits for something else now, or (with
+        ``progress``) has moved on since, even to an equal wait (the same hand to act again)."""
+        return lambda: (
+            self.round is not round_
+            or round_.pending() != pending
+            or (progress is not None and round_.progress() != progress)
+        )
 
     def _set_timer(self, seconds: float) -> None:
         self.deadline = self.clock.monotonic() + seconds
@@ -349,11 +357,10 @@ class TableActor:
         if getter in finished:
             sleeper.cancel()
             return getter.result()
+        # The timer ran out. A get that has not finished is cancelled without being awaited: awaiting it
+        # here could swallow a cancellation of the actor itself (stop() would then wait for ever). A
+        # cancelled get takes nothing from the queue: the command stays for the next wait.
         getter.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await getter
-        if getter.done() and not getter.cancelled():
-            return getter.result()
         return None
 
     async def _handle(self, command: Command) -> None:

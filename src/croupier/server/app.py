@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -23,9 +24,11 @@ from pydantic import BaseModel, Field
 from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from croupier import __version__
 from croupier.errors import CroupierError
+from croupier.money import parse_amount
 from croupier.server import history, ledger
 from croupier.server.actor import Command, Refused, TableActor, request_digest, table_rules
 from croupier.server.auth import AuthError, Identity, create_account, identify, sign_in
@@ -35,6 +38,9 @@ from croupier.server.hub import Hub, RemoteError
 from croupier.server.models import GameTable, IdempotencyRecord
 
 log = logging.getLogger("croupier.server")
+
+MAX_ID = 2**62
+"""The largest record number a path may name (database integers are 64-bit)."""
 
 
 @dataclass
@@ -296,6 +302,13 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     async def croupier_error(_request: Request, error: CroupierError) -> JSONResponse:
         return JSONResponse({"error": str(error)}, status_code=409)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+        # the framework's own refusals (an unknown path, a wrong method, a body that is not UTF-8) in the
+        # same shape as every other error
+        reason = error.detail if isinstance(error.detail, str) else "request refused"
+        return JSONResponse({"error": reason}, status_code=error.status_code, headers=error.headers)
+
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
         parts = []
@@ -321,6 +334,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             return await identify(session, authorization[7:].strip())
 
     Me = Annotated[Identity, Depends(who)]
+    TableId = Annotated[int, PathParam(ge=1, le=MAX_ID, description="A table's number")]
+    RoundId = Annotated[int, PathParam(ge=1, le=MAX_ID, description="A round's number")]
+    ShoeId = Annotated[int, PathParam(ge=1, le=MAX_ID, description="A shoe's number")]
     Db = Annotated[AsyncSession, Depends(db)]
     Key = Annotated[str | None, Header(alias="Idempotency-Key", max_length=128)]
 
@@ -376,13 +392,11 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                 account = await session.scalar(select(Account).where(Account.name == body.account))
                 if account is None or account.role != "player":
                     raise Refused(f"{kind}: no player account {body.account!r}", 404)
-                from decimal import Decimal, InvalidOperation
-
                 try:
-                    amount = Decimal(body.amount)
-                except InvalidOperation:
-                    raise Refused(f"{kind}: {body.amount!r} is not an amount", 422) from None
-                if not amount.is_finite() or amount <= 0:
+                    amount = parse_amount(body.amount, what=kind)
+                except CroupierError as error:
+                    raise Refused(str(error), 422) from None
+                if amount <= 0:
                     raise Refused(f"{kind}: the amount must be positive", 422)
                 cents = ledger.to_minor(amount, kind)
                 wallet = await ledger.player_wallet(session, account.id)
@@ -477,7 +491,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         return result
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
-    async def table_view(table_id: int, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+    async def table_view(table_id: TableId, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
         viewer = None
         if authorization and authorization.lower().startswith("bearer "):
             async with service.session() as session:
@@ -485,25 +499,25 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         return await service.snapshot(table_id, viewer)
 
     @app.post("/api/tables/{table_id}/bets", tags=["play"])
-    async def place_bet(table_id: int, body: BetBody, identity: Me, idempotency_key: Key = None) -> dict[str, Any]:
+    async def place_bet(table_id: TableId, body: BetBody, identity: Me, idempotency_key: Key = None) -> dict[str, Any]:
         command = Command("bet", identity, body.model_dump(), idempotency_key)
         return await service.submit(table_id, command)
 
     @app.post("/api/tables/{table_id}/actions", tags=["play"])
-    async def act(table_id: int, body: ActionBody, identity: Me, idempotency_key: Key = None) -> dict[str, Any]:
+    async def act(table_id: TableId, body: ActionBody, identity: Me, idempotency_key: Key = None) -> dict[str, Any]:
         payload = body.model_dump(exclude_none=True)
         return await service.submit(table_id, Command("act", identity, payload, idempotency_key))
 
     @app.post("/api/tables/{table_id}/cards", tags=["dealer"])
-    async def supply_card(table_id: int, body: CardBody, identity: Me) -> dict[str, Any]:
+    async def supply_card(table_id: TableId, body: CardBody, identity: Me) -> dict[str, Any]:
         return await service.submit(table_id, Command("card", identity, body.model_dump()))
 
     @app.post("/api/tables/{table_id}/misdeal", tags=["dealer"])
-    async def misdeal(table_id: int, identity: Me) -> dict[str, Any]:
+    async def misdeal(table_id: TableId, identity: Me) -> dict[str, Any]:
         return await service.submit(table_id, Command("misdeal", identity, {}))
 
     @app.post("/api/tables/{table_id}/void", tags=["dealer"])
-    async def void(table_id: int, body: VoidBody, identity: Me) -> dict[str, Any]:
+    async def void(table_id: TableId, body: VoidBody, identity: Me) -> dict[str, Any]:
         return await service.submit(table_id, Command("void", identity, body.model_dump()))
 
     # history ---------------------------------------------------------------------------------------
@@ -514,20 +528,23 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         return await history.player_history(session, identity.id, limit)
 
     @app.get("/api/rounds/{round_id}", tags=["history"])
-    async def one_round(round_id: int, identity: Me, session: Db) -> dict[str, Any]:
+    async def one_round(round_id: RoundId, identity: Me, session: Db) -> dict[str, Any]:
         return await history.round_document(session, round_id, identity.id, identity.role)
 
     @app.get("/api/rounds/{round_id}/transcript", tags=["history"])
-    async def round_transcript(round_id: int, identity: Me, session: Db) -> dict[str, Any]:
+    async def round_transcript(round_id: RoundId, identity: Me, session: Db) -> dict[str, Any]:
         return await history.transcript(session, round_id, identity.id, identity.role)
 
     @app.get("/api/shoes/{shoe_id}", tags=["fairness"])
-    async def shoe(shoe_id: int, session: Db) -> dict[str, Any]:
+    async def shoe(shoe_id: ShoeId, session: Db) -> dict[str, Any]:
         return await history.shoe_document(session, shoe_id)
 
     # the live view ---------------------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")
     async def watch(websocket: WebSocket, table_id: int, token: str | None = None) -> None:
+        if not 1 <= table_id <= MAX_ID:
+            await websocket.close(code=4404, reason=f"table {table_id}: no such table")
+            return
         identity: Identity | None = None
         if token:
             try:

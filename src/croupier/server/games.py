@@ -55,6 +55,7 @@ class Pending:
 
 
 class GameRound(Protocol):
+    def progress(self) -> int: ...
     def verify_bet(self, player: str, spot: str, amount: Decimal) -> None: ...
     def bet(self, player: str, spot: str, amount: Decimal) -> None: ...
     def close_betting(self) -> None: ...
@@ -112,6 +113,10 @@ class BlackjackRound:
         """Every offer answered (taken or declined): the insurance offer ends at once (online §3.6)."""
         if isinstance(self.round.pending, op.AwaitInsurance) and not self._open_offers():
             self.round.close_insurance()
+
+    def progress(self) -> int:
+        """How far the round has come: its operations so far."""
+        return len(self.round.operations)
 
     # betting -------------------------------------------------------------------------------------
     @staticmethod
@@ -428,6 +433,9 @@ class BaccaratRound:
         self._stakes: dict[tuple[str, str], Decimal] = {}
         self._voided = False
         self._result: CoupResult | None = None
+
+    def progress(self) -> int:
+        return self.table.operation_count
 
     def verify_bet(self, player: str, spot: str, amount: Decimal) -> None:
         self.table.verify_place_bet(player, spot, amount)

@@ -27,6 +27,9 @@ MINOR_PER_UNIT = 100
 """Minor units (cents) per unit of currency: the ledger counts cents."""
 
 SYSTEM_WALLETS = ("house", "in_play", "cashier")
+MAX_BALANCE = 10**15
+"""The most cents a player's wallet holds (10^13 units of currency): far below what a 64-bit integer
+counts, so that no sum of wallets can overflow the database's arithmetic."""
 
 
 class InsufficientFunds(CroupierError):
@@ -106,18 +109,26 @@ async def post(
         amount = merged[wallet_id]
         if amount == 0:
             continue
+        if abs(amount) > MAX_BALANCE:
+            raise LedgerError(f"ledger: {money_text(abs(amount))} is more than one movement may carry")
         row = (
             await session.execute(
                 text(
-                    "UPDATE wallets SET balance = balance + :amount "
-                    "WHERE id = :id AND (kind <> 'player' OR balance + :amount >= 0) RETURNING balance"
+                    "UPDATE wallets SET balance = balance + :amount WHERE id = :id "
+                    "AND (kind <> 'player' OR (balance + :amount >= 0 AND balance + :amount <= :cap)) "
+                    "RETURNING balance"
                 ),
-                {"amount": amount, "id": wallet_id},
+                {"amount": amount, "id": wallet_id, "cap": MAX_BALANCE},
             )
         ).first()
         if row is None:
             current = await session.scalar(select(Wallet.balance).where(Wallet.id == wallet_id))
             owner = f"{who}'s" if who else "the"
+            if amount > 0:
+                raise LedgerError(
+                    f"{owner} balance is {money_text(int(current or 0))}; with {money_text(amount)} more it would "
+                    f"pass {money_text(MAX_BALANCE)}, the most a wallet holds"
+                )
             raise InsufficientFunds(
                 f"{owner} balance is {money_text(int(current or 0))}; {money_text(-amount)} is needed ({memo or kind})"
             )
