@@ -1,0 +1,261 @@
+"""Fuzzing the live table service's OpenAPI document (issue 6): no 5xx, no traceback, in any answer.
+
+Schemathesis reads ``/openapi.json`` from a real ``croupier serve`` (a subprocess on a SQLite file, the
+demo tables playing with 0.5 s timers) and generates requests for every operation: valid ones (positive mode) and ones
+that break the schema (negative mode: wrong types, missing and extra fields, out-of-range numbers,
+odd path and query parameters, odd headers). Each is sent anonymously and as each role (player,
+dealer, supervisor, cashier). A second test sends bodies that are not JSON at all, or JSON of the
+wrong shape, to every operation that takes a body. Every answer must be below 500, carry no Python
+traceback, and a 4xx must be ``{"error": "..."}``. The ledger's invariants hold at the end, and the
+server logged no fault.
+
+Without schemathesis installed the fuzzing is skipped. The faults it found are pinned by the tests at
+the end of this file: path numbers beyond 64 bits, cashier amounts beyond what the ledger holds, and
+4xx answers of the framework's own that did not have the ``{"error": ...}`` shape.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from benchmarks.crash import ServerProcess, free_port
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.errors import Unsatisfiable
+
+from croupier.server.app import Settings, create_app
+
+EXAMPLES = 20  # per operation, mode and run; about 20 operations
+ROLES = ("ana", "dora", "sam", "cole")
+TRACEBACK_MARKS = ("Traceback", 'File "', "most recent call last", "Error:", "sqlalchemy", "asyncpg", "aiosqlite")
+FUZZ_SETTINGS = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    database=None,
+    derandomize=True,
+    suppress_health_check=list(HealthCheck),
+)
+
+
+@dataclass
+class Api:
+    schema: Any
+    headers: dict[str, dict[str, str]]
+    base: str
+    http: httpx.Client
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
+    """A real ``croupier serve`` (a subprocess on a SQLite file, 0.5 s timers) and its OpenAPI schema."""
+    schemathesis = pytest.importorskip("schemathesis")
+    directory = tmp_path_factory.mktemp("fuzz")
+    server = ServerProcess(directory / "croupier.db", free_port(), directory / "server.log", 0.5, 0.5)
+    server.start()
+    try:
+        with httpx.Client(base_url=server.base, timeout=30) as http:
+            schema = schemathesis.openapi.from_dict(http.get("/openapi.json").json())
+            headers: dict[str, dict[str, str]] = {"anonymous": {}}
+            for name in ROLES:
+                answer = http.post("/api/login", json={"name": name, "password": "demo"})
+                assert answer.status_code == 200, answer.text
+                headers[name] = {"Authorization": f"Bearer {answer.json()['token']}"}
+            yield Api(schema, headers, server.base, http)
+            ledger = http.get("/api/ledger", headers=headers["sam"])
+            assert ledger.status_code == 200, ledger.text
+            assert ledger.json() == {
+                "entries_sum": 0,
+                "balances_sum": 0,
+                "unbalanced_transactions": 0,
+                "wallets_match_entries": True,
+            }
+    finally:
+        server.stop()
+    log = (directory / "server.log").read_text(errors="replace")
+    assert "Traceback" not in log, log[-3000:]  # the server met no fault it had to log
+
+
+def check_answer(label: str, status: int, text: str) -> None:
+    assert status < 500, f"{label}: {status} {text[:500]}"
+    for mark in TRACEBACK_MARKS:
+        assert mark not in text, f"{label}: the answer shows {mark!r}: {text[:500]}"
+    if 400 <= status < 500 and text:
+        document = json.loads(text)
+        assert isinstance(document, dict), f"{label}: {status} {text[:300]}"
+        assert set(document) == {"error"}, f"{label}: {status} {text[:300]}"
+        assert isinstance(document["error"], str) and document["error"], label
+
+
+def fuzz_operation(operation: Any, mode: Any, api: Api) -> None:
+    headers = api.headers
+
+    @FUZZ_SETTINGS
+    @given(case=operation.as_strategy(generation_mode=mode), who=st.sampled_from(sorted(headers)))
+    def fuzz(case: Any, who: str) -> None:
+        extra = dict(headers[who])
+        if case.headers and any(k.lower() == "authorization" for k in case.headers):
+            extra = {}  # the generated Authorization header stands
+        if "Idempotency-Key" not in (case.headers or {}):
+            extra["Idempotency-Key"] = uuid.uuid4().hex
+        response = case.call(base_url=api.base, headers=extra)
+        sent = response.request
+        label = f"{operation.label} as {who} ({mode}): {sent.headers.get('Content-Type')} {sent.body!r:.200}"
+        check_answer(label, response.status_code, response.text)
+
+    fuzz()
+
+
+@pytest.mark.parametrize("name", ["positive", "negative"])
+def test_openapi_operations_never_fail_nor_leak(api: Api, name: str) -> None:
+    from schemathesis import GenerationMode
+
+    mode = GenerationMode(name)
+    operations = [result.ok() for result in api.schema.get_all_operations()]
+    assert len(operations) >= 15, [o.label for o in operations]
+    fuzzed = []
+    for operation in operations:
+        try:
+            fuzz_operation(operation, mode, api)
+        except Unsatisfiable:  # an operation with nothing to get wrong (no parameters, no body)
+            assert mode == GenerationMode.NEGATIVE and not operation.body and not operation.path_parameters
+            continue
+        fuzzed.append(operation.label)
+    assert len(fuzzed) >= (15 if mode == GenerationMode.POSITIVE else 10), fuzzed
+
+
+JSON_BODIES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=True),
+    st.text(max_size=30),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(
+        st.sampled_from(
+            ["name", "password", "role", "spot", "amount", "type", "box", "hand", "card", "reason", "account"]
+        ),
+        st.one_of(
+            st.none(),
+            st.booleans(),
+            st.integers(min_value=-(2**70), max_value=2**70),
+            st.floats(),
+            st.text(max_size=40),
+            st.sampled_from(["1", "10", "-5", "1e9999", "NaN", "Infinity", "0.001", "AS", "hit", "player", "ana"]),
+            st.lists(st.text(max_size=3), max_size=2),
+            st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+        ),
+        max_size=5,
+    ),
+)
+RAW_BODIES = st.one_of(
+    st.binary(max_size=60),
+    st.sampled_from([b"", b"{", b"{}}", b'{"name": "ana",}', b"[", b"null", b"\xff\xfe", b'{"amount": 1e999999}']),
+    JSON_BODIES.map(lambda value: json.dumps(value, allow_nan=True).encode()),
+)
+POSTS = [
+    "/api/accounts",
+    "/api/login",
+    "/api/cashier/deposits",
+    "/api/cashier/withdrawals",
+    "/api/tables/1/bets",
+    "/api/tables/2/actions",
+    "/api/tables/3/cards",
+    "/api/tables/3/misdeal",
+    "/api/tables/2/void",
+]
+
+
+def test_malformed_and_mistyped_bodies(api: Api) -> None:
+    headers = api.headers
+
+    @settings(FUZZ_SETTINGS, max_examples=EXAMPLES * 25)  # one strategy covers every path
+    @given(
+        path=st.sampled_from(POSTS),
+        body=RAW_BODIES,
+        who=st.sampled_from(sorted(headers)),
+        content_type=st.sampled_from(["application/json", "text/plain", "application/x-www-form-urlencoded", None]),
+        key=st.one_of(st.none(), st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), max_size=200)),
+    )
+    def fuzz(path: str, body: bytes, who: str, content_type: str | None, key: str | None) -> None:
+        sent = dict(headers[who])
+        if content_type:
+            sent["Content-Type"] = content_type
+        if key is not None:
+            sent["Idempotency-Key"] = key
+        response = api.http.post(path, content=body, headers=sent)
+        check_answer(f"POST {path} as {who} with {body[:40]!r}", response.status_code, response.text)
+
+    fuzz()
+
+
+# --------------------------------------------------------------------------------------------------
+# faults the fuzzing found, each pinned by a test of its own
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[Any]:
+    from fastapi.testclient import TestClient
+
+    app = create_app(Settings(database=f"sqlite:///{tmp_path / 'c.db'}", betting_seconds=30, decision_seconds=30))
+    with TestClient(app, raise_server_exceptions=False) as started:
+        yield started
+
+
+def sign_in(client: Any, name: str) -> dict[str, str]:
+    return {
+        "Authorization": f"Bearer {client.post('/api/login', json={'name': name, 'password': 'demo'}).json()['token']}"
+    }
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/shoes/{n}", "/api/rounds/{n}", "/api/rounds/{n}/transcript", "/api/tables/{n}", "/api/shoes/-{m}"]
+)
+def test_a_path_number_beyond_64_bits_is_a_404_or_422(client: Any, path: str) -> None:
+    answer = client.get(path.format(n=2**63, m=2**63 + 1), headers=sign_in(client, "sam"))
+    assert answer.status_code in (404, 422), answer.text
+
+
+@pytest.mark.parametrize("amount", ["99999999999999999999", "1E+30", "1e9999"])
+def test_a_deposit_too_large_for_the_ledger_is_refused(client: Any, amount: str) -> None:
+    cole = sign_in(client, "cole")
+    answer = client.post(
+        "/api/cashier/deposits", json={"account": "ana", "amount": amount}, headers={**cole, "Idempotency-Key": amount}
+    )
+    assert answer.status_code == 422, answer.text
+
+
+def test_deposits_cannot_push_a_wallet_past_what_the_ledger_holds(client: Any) -> None:
+    cole, sam = sign_in(client, "cole"), sign_in(client, "sam")
+    answers = []
+    for key, amount in (("a", "1000000000000000"), ("b", "92233720368547758")):
+        answers.append(
+            client.post(
+                "/api/cashier/deposits",
+                json={"account": "ana", "amount": amount},
+                headers={**cole, "Idempotency-Key": key},
+            )
+        )
+    for answer in answers:
+        assert answer.status_code in (200, 422), answer.text
+    if all(answer.status_code == 200 for answer in answers):  # both taken: the balance must be exact
+        assert answers[1].json()["balance"] == "93233720369548758.00"
+    ledger = client.get("/api/ledger", headers=sam)
+    assert ledger.status_code == 200, ledger.text
+    assert ledger.json()["entries_sum"] == 0 and ledger.json()["wallets_match_entries"] is True
+
+
+@pytest.mark.parametrize(
+    "method, path, body",
+    [("POST", "/api/accounts", b"\x80"), ("GET", "/api/nowhere", None), ("DELETE", "/api/tables", None)],
+)
+def test_every_4xx_has_the_error_shape(client: Any, method: str, path: str, body: bytes | None) -> None:
+    answer = client.request(method, path, content=body, headers={"Content-Type": "application/json"})
+    assert 400 <= answer.status_code < 500
+    assert set(answer.json()) == {"error"}, answer.text
