@@ -26,6 +26,7 @@ from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from croupier.blackjack.presets import blackjack_rules
@@ -86,7 +87,9 @@ class TableActor:
         hub: Hub,
         clock: Clock,
         seeds: Callable[[int], bytes] | None = None,
+        readers: async_sessionmaker[AsyncSession] | None = None,
     ) -> None:
+        self.readers = readers or sessions
         self.seeds = seeds or (lambda _shoe: new_seed())
         self.table_id = row.id
         self.name = row.name
@@ -385,6 +388,17 @@ class TableActor:
             if not command.future.done():
                 command.future.set_exception(Refused(str(error), 409))
             return
+        except SQLAlchemyError as error:
+            # nothing of the request was kept (its transaction rolled back, the engine was not touched);
+            # the same key sent at the same moment to another table lands here: its first answer stands
+            answer_or_none = await self._stored_answer(command) if isinstance(error, IntegrityError) else None
+            if not command.future.done():
+                if answer_or_none is not None:
+                    command.future.set_result(answer_or_none)
+                else:
+                    log.warning("table %s: a request could not be stored", self.name, exc_info=True)
+                    command.future.set_exception(Refused("the request could not be stored; nothing was changed", 503))
+            return
         if not command.future.done():
             command.future.set_result(answer)
 
@@ -421,7 +435,7 @@ class TableActor:
     async def _stored_answer(self, command: Command) -> dict[str, Any] | None:
         if command.key is None:
             return None
-        async with self.sessions() as session:
+        async with self.readers() as session:
             return await self._replayed(session, command)
 
     # --------------------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from croupier.server import history, ledger
 from croupier.server.actor import Command, Refused, TableActor, request_digest, table_rules
 from croupier.server.auth import AuthError, Identity, create_account, identify, sign_in
 from croupier.server.clock import Clock, SystemClock
-from croupier.server.db import make_engine, migrate, sessions
+from croupier.server.db import is_sqlite, make_engine, migrate, normalise_url, sessions
 from croupier.server.hub import Hub, RemoteError
 from croupier.server.models import GameTable, IdempotencyRecord
 
@@ -65,18 +65,31 @@ class Service:
     clock: Clock
     engine: AsyncEngine | None = None
     sessions: async_sessionmaker[AsyncSession] | None = None
+    readers: async_sessionmaker[AsyncSession] | None = None
+    read_engine: AsyncEngine | None = None
     hub: Hub = field(default_factory=Hub)
     actors: dict[int, TableActor] = field(default_factory=dict)
     _leases: asyncio.Task[None] | None = None
 
     def session(self) -> AsyncSession:
+        """A session for work that writes."""
         assert self.sessions is not None
         return self.sessions()
+
+    def reader(self) -> AsyncSession:
+        """A session for work that only reads (on SQLite it waits for no writer)."""
+        assert self.readers is not None
+        return self.readers()
 
     async def start(self) -> None:
         self.engine = make_engine(self.settings.database)
         await migrate(self.engine)
         self.sessions = sessions(self.engine)
+        if is_sqlite(normalise_url(self.settings.database)):
+            self.read_engine = make_engine(self.settings.database, writes=False)
+            self.readers = sessions(self.read_engine)
+        else:
+            self.readers = self.sessions
         self.hub = Hub(self.settings.redis, self.settings.redis_prefix)
         self.hub.handler = self._remote_command
         await self.hub.start()
@@ -189,7 +202,7 @@ class Service:
             raise Refused(str(error), error.status) from None
 
     async def _known_table(self, table_id: int) -> None:
-        async with self.session() as session:
+        async with self.reader() as session:
             if await session.get(GameTable, table_id) is None:
                 raise Refused(f"table {table_id}: no such table", 404)
 
@@ -199,7 +212,7 @@ class Service:
         if self.settings.seed is not None:
             text = self.settings.seed
             seeds = lambda shoe: hashlib.sha256(f"{text}:{shoe}".encode()).digest()  # noqa: E731
-        actor = TableActor(row, self.sessions, self.hub, self.clock, seeds)
+        actor = TableActor(row, self.sessions, self.hub, self.clock, seeds, self.readers)
         self.actors[row.id] = actor
         actor.start()
         return actor
@@ -216,6 +229,8 @@ class Service:
         await self.hub.stop()
         if self.engine is not None:
             await self.engine.dispose()
+        if self.read_engine is not None:
+            await self.read_engine.dispose()
 
 
 # --------------------------------------------------------------------------------------------------
@@ -326,11 +341,15 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         async with service.session() as session:
             yield session
 
+    async def read_db() -> AsyncIterator[AsyncSession]:
+        async with service.reader() as session:
+            yield session
+
     async def who(authorization: Annotated[str | None, Header()] = None) -> Identity:
         # a session of its own, closed at once: a request that then waits on a table holds no database lock
         if not authorization or not authorization.lower().startswith("bearer "):
             raise AuthError("sign in first: send Authorization: Bearer TOKEN")
-        async with service.session() as session:
+        async with service.reader() as session:
             return await identify(session, authorization[7:].strip())
 
     Me = Annotated[Identity, Depends(who)]
@@ -338,6 +357,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     RoundId = Annotated[int, PathParam(ge=1, le=MAX_ID, description="A round's number")]
     ShoeId = Annotated[int, PathParam(ge=1, le=MAX_ID, description="A shoe's number")]
     Db = Annotated[AsyncSession, Depends(db)]
+    ReadDb = Annotated[AsyncSession, Depends(read_db)]
     Key = Annotated[str | None, Header(alias="Idempotency-Key", max_length=128)]
 
     # accounts ------------------------------------------------------------------------------------
@@ -357,7 +377,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         return {"token": token, "account": {"id": identity.id, "name": identity.name, "role": identity.role}}
 
     @app.get("/api/me", tags=["accounts"])
-    async def me(identity: Me, session: Db) -> dict[str, Any]:
+    async def me(identity: Me, session: ReadDb) -> dict[str, Any]:
         balance = await ledger.balance(session, identity.id) if identity.role == "player" else None
         return {
             "id": identity.id,
@@ -446,7 +466,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         return await cashier_move("withdrawal", body, identity, idempotency_key, session)
 
     @app.get("/api/ledger", tags=["cashier"])
-    async def ledger_check(identity: Me, session: Db) -> dict[str, Any]:
+    async def ledger_check(identity: Me, session: ReadDb) -> dict[str, Any]:
         """The ledger's invariants: entries and balances each sum to zero, every transaction balances."""
         if identity.role not in ("cashier", "supervisor"):
             raise AuthError("only a cashier or supervisor may read the ledger")
@@ -460,7 +480,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     # tables ----------------------------------------------------------------------------------------
     @app.get("/api/tables", tags=["tables"])
-    async def lobby(session: Db) -> list[dict[str, Any]]:
+    async def lobby(session: ReadDb) -> list[dict[str, Any]]:
         rows = (await session.scalars(select(GameTable).order_by(GameTable.id))).all()
         result = []
         for row in rows:
@@ -494,7 +514,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     async def table_view(table_id: TableId, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
         viewer = None
         if authorization and authorization.lower().startswith("bearer "):
-            async with service.session() as session:
+            async with service.reader() as session:
                 viewer = (await identify(session, authorization[7:].strip())).name
         return await service.snapshot(table_id, viewer)
 
@@ -523,20 +543,20 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     # history ---------------------------------------------------------------------------------------
     @app.get("/api/history", tags=["history"])
     async def my_history(
-        identity: Me, session: Db, limit: Annotated[int, Query(ge=1, le=100)] = 10
+        identity: Me, session: ReadDb, limit: Annotated[int, Query(ge=1, le=100)] = 10
     ) -> list[dict[str, Any]]:
         return await history.player_history(session, identity.id, limit)
 
     @app.get("/api/rounds/{round_id}", tags=["history"])
-    async def one_round(round_id: RoundId, identity: Me, session: Db) -> dict[str, Any]:
+    async def one_round(round_id: RoundId, identity: Me, session: ReadDb) -> dict[str, Any]:
         return await history.round_document(session, round_id, identity.id, identity.role)
 
     @app.get("/api/rounds/{round_id}/transcript", tags=["history"])
-    async def round_transcript(round_id: RoundId, identity: Me, session: Db) -> dict[str, Any]:
+    async def round_transcript(round_id: RoundId, identity: Me, session: ReadDb) -> dict[str, Any]:
         return await history.transcript(session, round_id, identity.id, identity.role)
 
     @app.get("/api/shoes/{shoe_id}", tags=["fairness"])
-    async def shoe(shoe_id: ShoeId, session: Db) -> dict[str, Any]:
+    async def shoe(shoe_id: ShoeId, session: ReadDb) -> dict[str, Any]:
         return await history.shoe_document(session, shoe_id)
 
     # the live view ---------------------------------------------------------------------------------
@@ -548,7 +568,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         identity: Identity | None = None
         if token:
             try:
-                async with service.session() as session:
+                async with service.reader() as session:
                     identity = await identify(session, token)
             except AuthError as error:
                 await websocket.close(code=4401, reason=str(error))

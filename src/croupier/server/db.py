@@ -41,7 +41,10 @@ def is_sqlite(url: str) -> bool:
     return url.startswith("sqlite")
 
 
-def make_engine(url: str) -> AsyncEngine:
+def make_engine(url: str, *, writes: bool = True) -> AsyncEngine:
+    """An engine for ``url``. On SQLite a writing engine begins every transaction IMMEDIATE (it takes the
+    write lock first, so a read then a write never fails on a snapshot a concurrent writer made stale);
+    a reading engine (``writes=False``) begins DEFERRED and, in WAL mode, never waits for a writer."""
     url = normalise_url(url)
     if is_sqlite(url):
         engine = create_async_engine(url, connect_args={"timeout": 30})
@@ -58,8 +61,9 @@ def make_engine(url: str) -> AsyncEngine:
 
         @event.listens_for(engine.sync_engine, "begin")
         def _begin(connection: Connection) -> None:
-            # one writer at a time from the first statement: no lost update between a read and a write
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
+            # a writer holds the write lock from its first statement: no lost update between a read and a
+            # write; a reader only reads a snapshot
+            connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
 
         return engine
     return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
