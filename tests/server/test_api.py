@@ -203,3 +203,34 @@ def test_the_snapshot_names_the_rules_and_keeps_the_last_round(server: Server) -
     assert last is not None and last["boxes"][0]["bets"] == {"ana": "10"} and last["payments"]
     lobby = server.client.get("/api/tables").json()
     assert lobby[0]["parameters"]["surrender"] == "early_not_ace"
+
+
+def test_fifty_concurrent_bets_for_the_whole_balance(server: Server) -> None:
+    """Issue 6: fifty bets sent at once, each for a player's whole balance: exactly one is taken."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    cole = server.login("cole")
+    withdrawn = server.client.post(
+        "/api/cashier/withdrawals",
+        json={"account": "chen", "amount": "900"},
+        headers={**cole, "Idempotency-Key": uuid.uuid4().hex},
+    )
+    assert withdrawn.status_code == 200 and withdrawn.json()["balance"] == "100.00"
+    chen = server.login("chen")
+
+    def bet(box: int) -> int:
+        answer = server.client.post(
+            f"/api/tables/{MACAU}/bets",
+            json={"spot": str(box), "amount": "100"},
+            headers={**chen, "Idempotency-Key": uuid.uuid4().hex},
+        )
+        return answer.status_code
+
+    with ThreadPoolExecutor(max_workers=50) as pool:
+        codes = list(pool.map(bet, [1 + i % 7 for i in range(50)]))
+    assert codes.count(200) == 1, codes
+    assert all(code == 409 for code in codes if code != 200)
+    assert server.balance(chen) == "0.00"
+    server.quiet()
+    server.advance(10)
+    server.play_out(MACAU, {"chen": chen})

@@ -98,3 +98,22 @@ def test_the_house_edge_for_the_cards_not_yet_seen(server: Server) -> None:
         counts["A23456789TJQK".index(card[0])] -= 1
     exact = analyze_baccarat(baccarat_rules("macau", {"lucky_6": True}), counts).house_edge
     assert view["round"]["house_edge"] == {spot: f"{float(edge):.6f}" for spot, edge in exact.items()}
+
+
+def test_the_squeeze_holder_is_in_the_view() -> None:
+    """Art. 16: where the table allows the squeeze, the largest bet on a side handles its cards; the view and
+    the events name the holder (None: the dealer)."""
+    from decimal import Decimal as D
+
+    from croupier.baccarat.presets import baccarat_rules
+    from croupier.server.games import BaccaratDriver
+
+    driver = BaccaratDriver(baccarat_rules("macau", {"squeeze": True}))
+    driver.load(driver.build(b"\x01" * 32, "table-9", 1))
+    coup = driver.next_round()
+    coup.bet("ana", "player", D(30))
+    coup.bet("ben", "player", D(50))
+    coup.close_betting()
+    assert coup.view()["squeeze"] == {"player": "ben", "banker": None}
+    _count, events = coup.events_since(0)
+    assert {"type": "squeeze_holder", "side": "player", "player": "ben"} in events

@@ -17,7 +17,15 @@ from typing import Any, Protocol
 
 from croupier.baccarat.roads import Coup, roads_document, scoreboard
 from croupier.baccarat.rules import Rules as BaccaratRules
-from croupier.baccarat.state import BaccaratTable, CoupResult, CoupSettled, CoupStarted, CoupVoided, FirstCardTurned
+from croupier.baccarat.state import (
+    BaccaratTable,
+    CoupResult,
+    CoupSettled,
+    CoupStarted,
+    CoupVoided,
+    FirstCardTurned,
+    SqueezeHolderNamed,
+)
 from croupier.baccarat.state import BetPlaced as BaccaratBet
 from croupier.baccarat.state import CardBurned as BaccaratBurned
 from croupier.baccarat.state import CardDealt as BaccaratDealt
@@ -556,6 +564,9 @@ class BaccaratRound:
             "result": None if self._result is None else coup_document(self._result),
             "roads": roads_of(self.history),
             "house_edge": self.house_edge(),
+            "squeeze": {
+                o.side: o.player for o in self.table.operations_since(self.start) if isinstance(o, SqueezeHolderNamed)
+            },
         }
 
     def house_edge(self) -> dict[str, str]:
@@ -639,6 +650,8 @@ def baccarat_event(operation: object) -> dict[str, Any] | None:
         return {"type": "cut_card", "coup": o.coup}
     if isinstance(o, CoupVoided):
         return {"type": "coup_voided", "coup": o.coup, "reason": o.reason}
+    if isinstance(o, SqueezeHolderNamed):
+        return {"type": "squeeze_holder", "side": o.side, "player": o.player}
     if isinstance(o, CoupSettled):
         document = coup_document(o.result)
         events = {"type": "coup_result", **{k: v for k, v in document.items() if k != "settlements"}}
