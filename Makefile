@@ -25,7 +25,7 @@ test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
-	$(BIN)/pytest -n 2 -q
+	$(BIN)/pytest -n 2 --dist loadfile -q
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py

@@ -123,12 +123,16 @@ def play_round(
             seen.setdefault(choice, (int(box), int(hand)))
         after(page, count, number)
         if choice == "split":  # the hands side by side (they stay on the felt until the next bet)
-            hands = page.locator(f".box[data-box='{box}'] .hand")
             page.wait_for_function(
                 "(b) => document.querySelectorAll(`.box[data-box='${b}'] .hand`).length >= 2", arg=box
             )
-            first, second = hands.nth(0).bounding_box(), hands.nth(1).bounding_box()
-            assert first and second and abs(first["y"] - second["y"]) < 2 and second["x"] > first["x"]  # side by side
+            # both positions read at once in the page: it redraws on every event
+            first, second = page.evaluate(
+                """(b) => [...document.querySelectorAll(`.box[data-box='${b}'] .hand`)].slice(0, 2)
+                     .map((h) => { const r = h.getBoundingClientRect(); return {x: r.x, y: r.y}; })""",
+                box,
+            )
+            assert abs(first["y"] - second["y"]) < 2 and second["x"] > first["x"]  # side by side
             if shots:
                 page.screenshot(path=str(shots / f"split-table-{page.get_attribute('.table-view', 'data-table')}.png"))
     raise AssertionError(f"round {number} did not end")

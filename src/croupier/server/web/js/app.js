@@ -130,6 +130,7 @@ async function lobbyView() {
     const me = session.account;
     const staff = me && ["dealer", "supervisor"].includes(me.role);
     const box = document.getElementById("lobby");
+    if (!box) return; // the page moved on while the list was on its way
     box.setAttribute("aria-busy", "false");
     box.innerHTML = tables
       .map((table) => {
