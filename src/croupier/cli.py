@@ -351,6 +351,20 @@ def simulate_baccarat_command(
             if name in ("banker", "player", "tie", "natural")
         )
     )
+    live = document.get("live_edges")
+    if live:
+        edges = Table(title=f"Before each coup, the exact EV of every bet for the cards left ({live['view']})")
+        for column in ("bet", "coups with EV > 0", "mean EV then", "won per bet then", "± SE"):
+            edges.add_column(column, justify="right" if column != "bet" else "left")
+        for spot, edge in live["bets"].items():
+            edges.add_row(
+                spot,
+                f"{100 * float(edge['frequency']):.3f}%",
+                f"{float(edge['mean_ev_positive']):+.4f}",
+                f"{float(edge['gain_positive']):+.4f}",
+                f"{float(edge['se_positive']):.4f}",
+            )
+        console.print(edges)
 
 
 def _seed(text: str) -> int | str:

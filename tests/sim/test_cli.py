@@ -58,3 +58,9 @@ def test_errors_are_one_line(args: list[str], message: str) -> None:
     code, out, err = run(*args)
     assert code == 2 and out == ""
     assert message in err and err.count("\n") == 1
+
+
+def test_baccarat_live_edges_in_text() -> None:
+    code, out, err = run("baccarat", "--coups", "3000", "--seed", "5", "--live-edges")
+    assert code == 0, err
+    assert "the exact EV of every bet for the cards left" in out and "coups with EV > 0" in out
