@@ -7,7 +7,7 @@
 //   snapshot.round.house_edge = {"banker": "0.010579", ...}      each spot's edge for the remaining shoe
 
 import { api, newKey, watchTable } from "./api.js";
-import { esc, money, signed, bacTotal, isoMs, chipValues } from "./util.js";
+import { esc, money, signed, cents, centsText, bacTotal, isoMs, chipValues } from "./util.js";
 import { cardSvg } from "./svg.js";
 import { rulesFor } from "./rules.js";
 import { patch, chipTray, rulesPanel, isTyping } from "./common.js";
@@ -234,7 +234,7 @@ export function mountBaccarat(main, table, ctx) {
     const net = player && result.net ? result.net[player] : undefined;
     return `<h2>${esc(t("bac.coup_result", { coup: result.coup }))}</h2>
       <p class="winner ${esc(result.winner)}" data-winner="${esc(result.winner)}">${esc(t("bac.winner." + result.winner))} — ${esc(t("spot.player"))} ${result.player.total} : ${esc(t("spot.banker"))} ${result.banker.total}${result.natural ? ` (${esc(t("bac.natural"))})` : ""}</p>
-      ${net !== undefined ? `<p class="net" id="net" data-net="${Number(net).toFixed(2)}">${esc(t("bj.net"))}: <strong>${esc(signed(net))}</strong></p>` : ""}`;
+      ${net !== undefined ? `<p class="net" id="net" data-net="${esc(cents(net) === null ? net : centsText(cents(net), false))}">${esc(t("bj.net"))}: <strong>${esc(signed(net))}</strong></p>` : ""}`;
   }
 
   let scheduled = false;

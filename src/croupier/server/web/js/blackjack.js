@@ -6,7 +6,7 @@
 // knows a card before the server shows it face up (the hole card is drawn as a back).
 
 import { api, newKey, watchTable } from "./api.js";
-import { esc, money, signed, bjTotal, isoMs, chipValues } from "./util.js";
+import { esc, money, signed, signedCents, cents, centsText, bjTotal, isoMs, chipValues } from "./util.js";
 import { cardSvg } from "./svg.js";
 import { rulesFor } from "./rules.js";
 import { patch, chipTray, rulesPanel, isTyping } from "./common.js";
@@ -320,7 +320,7 @@ export function mountBlackjack(main, table, ctx) {
   function deciderOf(b) {
     if (b.decider && b.deciderBets === Object.keys(b.bets).length) return b.decider;
     let best = null;
-    for (const [who, amount] of Object.entries(b.bets)) if (best === null || Number(amount) > Number(b.bets[best])) best = who;
+    for (const [who, amount] of Object.entries(b.bets)) if (best === null || cents(amount) > cents(b.bets[best])) best = who;
     return best;
   }
 
@@ -442,11 +442,11 @@ export function mountBlackjack(main, table, ctx) {
       )
       .join("");
     if (!rows) return "";
-    const net = r.payments.filter((p) => p.player === player).reduce((sum, p) => sum + Number(p.amount), 0);
+    const net = r.payments.filter((p) => p.player === player).reduce((sum, p) => sum + (cents(p.amount) ?? 0n), 0n);
     const bonus = r.payments.some((p) => p.player === player && p.kind === "bonus");
     return `<h2>${esc(t("bj.results", { number: r.number }))}</h2>
       ${bonus ? `<p class="bonus-banner" id="bonus-banner">${esc(t("bj.bonus_banner"))}</p>` : ""}
-      <ul>${rows}</ul>${player ? `<p class="net" id="net" data-net="${net.toFixed(2)}">${esc(t("bj.net"))}: <strong>${esc(signed(net))}</strong></p>` : ""}`;
+      <ul>${rows}</ul>${player ? `<p class="net" id="net" data-net="${centsText(net, false)}">${esc(t("bj.net"))}: <strong>${esc(signedCents(net))}</strong></p>` : ""}`;
   }
 
   function headHtml() {

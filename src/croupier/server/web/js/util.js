@@ -11,17 +11,41 @@ export function esc(value) {
     .replaceAll("'", "&#39;");
 }
 
-/** Money as the server writes it ("990.00", "10", "-2.5") shown with two places. */
+/** An amount as the server writes it ("990.00", "10", "-2.5") as whole cents, exactly (a BigInt: money
+ * never goes through binary floating point); null when it is not such an amount. */
+export function cents(value) {
+  const match = /^([+-])?(\d+)(?:\.(\d*))?$/.exec(String(value ?? "").trim());
+  if (!match) return null;
+  const fraction = (match[3] || "").padEnd(2, "0");
+  if (/[1-9]/.test(fraction.slice(2))) return null; // finer than a cent
+  const whole = BigInt(match[2]) * 100n + BigInt(fraction.slice(0, 2));
+  return match[1] === "-" ? -whole : whole;
+}
+
+/** Cents as text with two places, grouped by thousands unless ``grouped`` is false. */
+export function centsText(amount, grouped = true) {
+  const negative = amount < 0n;
+  const size = negative ? -amount : amount;
+  let units = (size / 100n).toString();
+  if (grouped) units = units.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${negative ? "-" : ""}${units}.${(size % 100n).toString().padStart(2, "0")}`;
+}
+
+/** Money as the server writes it shown with two places. */
 export function money(value) {
   if (value === null || value === undefined || value === "") return "";
-  const number = Number(value);
-  if (!Number.isFinite(number)) return String(value);
-  return number.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const amount = cents(value);
+  return amount === null ? String(value) : centsText(amount);
+}
+
+/** Cents with their sign: +1.50, −10.00, ±0.00. */
+export function signedCents(amount) {
+  return (amount > 0n ? "+" : amount < 0n ? "−" : "±") + centsText(amount < 0n ? -amount : amount);
 }
 
 export function signed(value) {
-  const number = Number(value);
-  return (number > 0 ? "+" : number < 0 ? "−" : "±") + money(Math.abs(number));
+  const amount = cents(value);
+  return amount === null ? String(value) : signedCents(amount);
 }
 
 export function presetLabel(preset, t) {
