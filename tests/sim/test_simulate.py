@@ -24,7 +24,8 @@ from croupier.sim import (
     strategy_from_chart,
 )
 from croupier.sim.blackjack import money_unit, seed_words
-from croupier.sim.kernels import DOUBLE, HIT, SPLIT, STAND, SURRENDER, below, seed_state
+from croupier.sim.generator import below, seed_state
+from croupier.sim.kernels import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 
 
 @pytest.mark.parametrize(

@@ -43,7 +43,6 @@ card drawn at random from the cards the player has not seen.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 import time
@@ -71,6 +70,7 @@ from croupier.errors import CroupierError
 from croupier.money import exact, format_amount
 from croupier.ruleset import describe
 from croupier.sim import baccarat_kernels as k
+from croupier.sim import generator
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -99,11 +99,8 @@ class BaccaratSimulationError(CroupierError):
 
 
 def seed_words(seed: int | str) -> npt.NDArray[np.uint64]:
-    """The generator's two seed words: the first 16 bytes of SHA-256(str(seed)), little-endian."""
-    if isinstance(seed, bool) or not isinstance(seed, int | str):
-        raise BaccaratSimulationError(f"seed: expected an int or a string, got {seed!r}")
-    digest = hashlib.sha256(str(seed).encode()).digest()
-    return np.array([int.from_bytes(digest[0:8], "little"), int.from_bytes(digest[8:16], "little")], dtype=np.uint64)
+    """The generator's two seed words (:func:`croupier.sim.generator.seed_words`)."""
+    return generator.seed_words(seed, BaccaratSimulationError)
 
 
 def _payouts(rules: Rules) -> dict[str, Fraction]:
@@ -426,7 +423,7 @@ def chunk_statistics(plan: _Plan, first_chunk: int, sizes: IntArray) -> tuple[In
     stats = np.zeros((sizes.shape[0], k.S_SIZE), dtype=np.int64)
     fstats = np.zeros((sizes.shape[0], k.F_SIZE), dtype=np.float64)
     for i in range(sizes.shape[0]):  # as baccarat_kernels.run_chunks plays each chunk
-        rng = k.seed_state(words, first_chunk + i)
+        rng = generator.seed_state(words, first_chunk + i)
         rec_cards = np.zeros(1, dtype=np.int8)
         rec_dest = np.zeros(1, dtype=np.int8)
         rec_rows = np.zeros((1, k.W_SIZE), dtype=np.int64)
@@ -563,7 +560,7 @@ def record_baccarat(
         rec_rows = np.zeros((rows_cap, k.W_SIZE), dtype=np.int64)
         rec_ev = np.zeros((rows_cap, k.SPOTS), dtype=np.float64)
         rst = np.zeros(3, dtype=np.int64)
-        rng = k.seed_state(words, chunk)
+        rng = generator.seed_state(words, chunk)
         k.run_chunk(
             rp, nat, pdraw, bstood, bthird, count, rng, stats[chunk], fstats[chunk], rec_cards, rec_dest, rec_rows,
             rec_ev, rst,

@@ -33,6 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from croupier.sim.generator import below, seed_state
+
 # spots, in the order of croupier.baccarat.rules.SPOTS
 PLAYER, BANKER, TIE, PLAYER_PAIR, BANKER_PAIR, LUCKY_6 = range(6)
 SPOTS = 6
@@ -118,63 +120,6 @@ EMPTY_SHOES = 1000
 C_TOTAL, C_BANKER, C_PLAYER, C_TIE, C_SIX_TWO, C_SIX_THREE, C_PAIRS = range(7)
 C_SIZE = 7
 K_STAND, K_BANKER_DRAWS, K_PLAYER_DRAWS = 0, 1, 2
-
-
-# --------------------------------------------------------------------------------------------------
-# the generator
-
-
-@njit(cache=True, inline="always")
-def _splitmix(x):  # type: ignore[no-untyped-def]
-    z = x + np.uint64(0x9E3779B97F4A7C15)
-    r = z
-    r = (r ^ (r >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    r = (r ^ (r >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    r = r ^ (r >> np.uint64(31))
-    return z, r
-
-
-@njit(cache=True)
-def seed_state(seed, chunk):  # type: ignore[no-untyped-def]
-    """xoshiro256** state for ``chunk`` of a run seeded with ``seed`` (two 64-bit words), by SplitMix64."""
-    s = np.zeros(4, dtype=np.uint64)
-    x = np.uint64(seed[0]) ^ (np.uint64(seed[1]) * np.uint64(0xD1B54A32D192ED03))
-    x = x ^ (np.uint64(chunk) * np.uint64(0x9E3779B97F4A7C15))
-    for i in range(4):
-        x, r = _splitmix(x)
-        s[i] = r
-    return s
-
-
-@njit(cache=True, inline="always")
-def _next(s):  # type: ignore[no-untyped-def]
-    """xoshiro256**: the next 64-bit word."""
-    s1 = s[1]
-    t = s1 * np.uint64(5)
-    result = ((t << np.uint64(7)) | (t >> np.uint64(57))) * np.uint64(9)
-    t = s1 << np.uint64(17)
-    s[2] ^= s[0]
-    s[3] ^= s1
-    s[1] = s1 ^ s[2]
-    s[0] ^= s[3]
-    s[2] ^= t
-    s3 = s[3]
-    s[3] = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
-    return result
-
-
-@njit(cache=True, inline="always")
-def below(s, n):  # type: ignore[no-untyped-def]
-    """A uniform integer in ``[0, n)`` for ``0 < n < 2**32``: Lemire's method, without bias."""
-    bound = np.uint64(n)
-    m = (_next(s) >> np.uint64(32)) * bound
-    low = m & np.uint64(0xFFFFFFFF)
-    if low < bound:
-        threshold = (np.uint64(0x100000000) - bound) % bound
-        while low < threshold:
-            m = (_next(s) >> np.uint64(32)) * bound
-            low = m & np.uint64(0xFFFFFFFF)
-    return np.int64(m >> np.uint64(32))
 
 
 # --------------------------------------------------------------------------------------------------

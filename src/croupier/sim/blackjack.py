@@ -29,7 +29,6 @@ integers; only the reported mean, standard deviation and frequencies are floats.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 import time
@@ -48,6 +47,7 @@ from rich.table import Table
 from croupier.blackjack.rules import Rules
 from croupier.errors import CroupierError
 from croupier.money import exact, format_amount
+from croupier.sim import generator
 from croupier.sim import kernels as k
 from croupier.sim.charts import Strategy, strategy_from_analysis
 
@@ -74,11 +74,8 @@ class SimulationError(CroupierError):
 
 
 def seed_words(seed: int | str) -> npt.NDArray[np.uint64]:
-    """The generator's two seed words: the first 16 bytes of SHA-256(str(seed)), little-endian."""
-    if isinstance(seed, bool) or not isinstance(seed, int | str):
-        raise SimulationError(f"seed: expected an int or a string, got {seed!r}")
-    digest = hashlib.sha256(str(seed).encode()).digest()
-    return np.array([int.from_bytes(digest[0:8], "little"), int.from_bytes(digest[8:16], "little")], dtype=np.uint64)
+    """The generator's two seed words (:func:`croupier.sim.generator.seed_words`)."""
+    return generator.seed_words(seed, SimulationError)
 
 
 def money_unit(rules: Rules) -> int:
@@ -399,7 +396,7 @@ def chunk_statistics(plan: _Plan, first_chunk: int, sizes: IntArray) -> tuple[In
     hist = np.zeros((sizes.shape[0], plan.histogram_size()), dtype=np.int64)
     empty8 = np.zeros(1, dtype=np.int8)
     for i in range(sizes.shape[0]):  # as kernels.run_chunks plays each chunk
-        rng = k.seed_state(words, first_chunk + i)
+        rng = generator.seed_state(words, first_chunk + i)
         dest = np.zeros(1, dtype=np.int64)
         dec = np.zeros((1, 3), dtype=np.int64)
         rows = np.zeros((1, k.W_SIZE), dtype=np.int64)
@@ -482,7 +479,7 @@ def record_blackjack(
         decisions = np.zeros((capacity, 3), dtype=np.int64)
         rows = np.zeros((16 + 2 * count, k.W_SIZE), dtype=np.int64)
         rst = np.zeros(4, dtype=np.int64)
-        rng = k.seed_state(words, chunk)
+        rng = generator.seed_state(words, chunk)
         k.run_chunk(
             rp, first, split_hand, resplit, more, by_cards, links, rules.decks, count, rng, stats[chunk], hist[chunk],
             cards, dest, decisions, rows, rst,
