@@ -22,7 +22,6 @@ import html
 import io
 import math
 import os
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -31,6 +30,7 @@ from typing import Any
 
 from croupier import __version__
 from croupier.errors import CroupierError
+from croupier.files import check_out, write_whole
 from croupier.ruleset import Param, parse_assignments
 
 PRESET_GAMES = {"macau-1983": "blackjack", "live-online": "blackjack", "macau": "baccarat"}
@@ -106,13 +106,34 @@ def signed_pct(value: float, places: int = 4) -> str:
     return text if text.startswith("-") or text.strip("0.%") == "" else "+" + text
 
 
-def _rules_rows(params: Mapping[str, Param], current: Mapping[str, str], base: Mapping[str, str]) -> list[list[str]]:
-    rows = []
-    for name, param in params.items():
-        value = current[name]
-        preset = base.get(name, "")
-        rows.append([name, value, "" if preset == value else preset, param.article, param.allowed])
-    return rows
+def _rules_parts(
+    params: Mapping[str, Param], current: Mapping[str, str], base: Mapping[str, str], preset: str
+) -> tuple[str, Section]:
+    """The summary's line on the rules, and the section that lists every parameter with its article and,
+    where this rule set differs, the preset's value."""
+    changed = {name: value for name, value in current.items() if base.get(name) != value}
+    line = (
+        f"Rules: the preset {preset}"
+        + (" with " + ", ".join(f"{k}={v}" for k, v in changed.items()) if changed else "")
+        + "."
+    )
+    rows = [
+        [
+            name,
+            current[name],
+            "" if base.get(name) == current[name] else base.get(name, ""),
+            param.article,
+            param.allowed,
+        ]
+        for name, param in params.items()
+    ]
+    section = Section("The rules")
+    section.text(
+        "Every parameter of the rule set, as RULES.md names it, with the article of the seed document it "
+        "comes from. A value in the third column is the preset's, where this rule set differs."
+    )
+    section.table(Table("Rule parameters", ["parameter", "value", "preset", "article", "allowed"], rows))
+    return line, section
 
 
 def _svg(figure: Any) -> str:
@@ -226,34 +247,15 @@ def blackjack_report(
     rules = blackjack_rules(preset, parse_assignments(list(assignments)))
     note("exact analysis")
     analysis = analyze_blackjack(rules)
-    base = PRESETS[preset].describe()
     current = rules.describe()
-    changed = {k: v for k, v in current.items() if base[k] != v}
-
+    rules_line, rules_section = _rules_parts(PARAMS, current, PRESETS[preset].describe(), preset)
     summary = [
         f"Exact expected value {pct(analysis.ev)} of the initial bet per round: a house edge of "
         f"{pct(analysis.house_edge)}, with the strategy below; standard deviation {analysis.sd:.4f} units per "
         f"initial hand; {shoe_text(analysis)}.",
-        "Rules: the preset "
-        + preset
-        + (" with " + ", ".join(f"{k}={v}" for k, v in changed.items()) if changed else "")
-        + ".",
+        rules_line,
     ]
-    sections: list[Section] = []
-
-    rules_section = Section("The rules")
-    rules_section.text(
-        "Every parameter of the rule set, as RULES.md names it, with the article of the seed document it "
-        "comes from. A value in the third column is the preset's, where this rule set differs."
-    )
-    rules_section.table(
-        Table(
-            "Rule parameters",
-            ["parameter", "value", "preset", "article", "allowed"],
-            _rules_rows(PARAMS, current, base),
-        )
-    )
-    sections.append(rules_section)
+    sections: list[Section] = [rules_section]
 
     exact = Section("Exact house edge")
     exact.text(
@@ -424,31 +426,17 @@ def baccarat_report(
     rules = baccarat_rules(preset, overrides)
     note("exact analysis")
     analysis = analyze_baccarat(rules)
-    base = PRESETS[preset].describe()
     current = rules.describe()
-    changed = {k: v for k, v in current.items() if base[k] != v}
+    rules_line, rules_section = _rules_parts(PARAMS, current, PRESETS[preset].describe(), preset)
     spots = list(analysis.spots)
     moments = {spot: bet_moments(analysis, spot) for spot in spots}
     summary = [
         "House edge per unit staked, ties counted as pushes: "
         + "; ".join(f"{spot} {pct(-moments[spot][0])}" for spot in spots)
         + f". A full shoe of {rules.decks} decks.",
-        "Rules: the preset "
-        + preset
-        + (" with " + ", ".join(f"{k}={v}" for k, v in changed.items()) if changed else "")
-        + ".",
+        rules_line,
     ]
-    sections: list[Section] = []
-    rules_section = Section("The rules")
-    rules_section.text("Every parameter of the rule set with the article of the seed document it comes from.")
-    rules_section.table(
-        Table(
-            "Rule parameters",
-            ["parameter", "value", "preset", "article", "allowed"],
-            _rules_rows(PARAMS, current, base),
-        )
-    )
-    sections.append(rules_section)
+    sections: list[Section] = [rules_section]
 
     exact = Section("Exact house edge")
     exact.text(
@@ -595,27 +583,12 @@ def check_target(path: str | os.PathLike[str]) -> Path:
     target = Path(path)
     if target.suffix.lower() not in (".html", ".htm"):
         raise ReportError(f"--out {target}: the report is an HTML page; name it .html")
-    if not target.parent.is_dir():
-        raise ReportError(f"--out {target}: the folder {target.parent} does not exist")
-    if target.is_dir():
-        raise ReportError(f"--out {target}: is a folder")
-    return target
+    return check_out(target, ReportError)
 
 
 def write_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` whole or not at all (a temporary file renamed into place)."""
-    try:
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                stream.write(text)
-            os.chmod(temporary, 0o644)  # mkstemp makes it private; a written page is for sharing
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-    except OSError as error:
-        raise ReportError(f"--out {path}: cannot write it: {error.strerror}") from None
+    write_whole(path, text.encode("utf-8"), ReportError)
 
 
 def game_of(preset: str) -> str:

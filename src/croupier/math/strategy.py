@@ -18,7 +18,6 @@ from __future__ import annotations
 import html
 import math
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +26,7 @@ from rich.table import Table
 
 from croupier.blackjack.presets import PRESETS
 from croupier.errors import CroupierError
+from croupier.files import check_out, write_whole
 from croupier.math.blackjack import UP_ORDER, VALUE_NAMES, BlackjackAnalysis, HandResult, shoe_text
 
 FORMATS = ("png", "svg", "html")
@@ -220,31 +220,14 @@ def check_target(path: str | os.PathLike[str]) -> Path:
     suffix = target.suffix.lower().lstrip(".")
     if suffix not in FORMATS:
         raise ChartError(f"--out {target}: a chart is written as {', '.join('.' + f for f in FORMATS)}")
-    if not target.parent.is_dir():
-        raise ChartError(f"--out {target}: the folder {target.parent} does not exist")
-    if target.is_dir():
-        raise ChartError(f"--out {target}: is a folder")
-    return target
+    return check_out(target, ChartError)
 
 
 def write_chart(chart: StrategyChart, path: str | os.PathLike[str]) -> Path:
     """Write ``chart`` to ``path`` as PNG, SVG or HTML (by its suffix), whole or not at all."""
     target = check_target(path)
     suffix = target.suffix.lower().lstrip(".")
-    folder = target.parent
-    data = chart_html(chart).encode() if suffix == "html" else _picture(chart, suffix)
-    try:
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".part")
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(data)
-            os.chmod(temporary, 0o644)  # mkstemp makes it private; a written page is for sharing
-            os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-    except OSError as error:
-        raise ChartError(f"--out {target}: cannot write it: {error.strerror}") from None
+    write_whole(target, chart_html(chart).encode() if suffix == "html" else _picture(chart, suffix), ChartError)
     return target
 
 
