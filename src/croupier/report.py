@@ -136,9 +136,14 @@ def _rules_parts(
     return line, section
 
 
-def _svg(figure: Any) -> str:
+def _svg(figure: Any, salt: str) -> str:
+    """The figure as inline SVG text; ``salt`` (unique on the page) makes its element ids the same on every
+    run, so that a par sheet made twice from the same rules is the same file."""
+    from matplotlib import rc_context
+
     buffer = io.StringIO()
-    figure.savefig(buffer, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    with rc_context({"svg.hashsalt": salt}):
+        figure.savefig(buffer, format="svg", metadata={"Date": None}, bbox_inches="tight")
     text = buffer.getvalue()
     return text[text.index("<svg") :]
 
@@ -161,7 +166,7 @@ def _bar_plot(
     axes.tick_params(axis="x", labelsize=8)
     axes.grid(axis="x", color="#ddd", lw=0.6)
     axes.set_axisbelow(True)
-    return _svg(figure)
+    return _svg(figure, xlabel)
 
 
 def _column_plot(labels: Sequence[str], values: Sequence[float], ylabel: str) -> str:
@@ -177,7 +182,7 @@ def _column_plot(labels: Sequence[str], values: Sequence[float], ylabel: str) ->
     axes.tick_params(axis="y", labelsize=8)
     axes.grid(axis="y", color="#ddd", lw=0.6)
     axes.set_axisbelow(True)
-    return _svg(figure)
+    return _svg(figure, ylabel)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -620,7 +625,7 @@ def _results_plot(results: Mapping[str, int], xlabel: str) -> str:
     axes.tick_params(labelsize=8)
     axes.grid(axis="y", color="#ddd", lw=0.6)
     axes.set_axisbelow(True)
-    return _svg(figure)
+    return _svg(figure, xlabel)
 
 
 def blackjack_simulation(rounds: int, seed: int | str) -> Callable[[Any], list[Section]]:

@@ -353,7 +353,10 @@ def _picture(chart: StrategyChart, fmt: str) -> bytes:
         axes.text(column * width_units / 2, y + row * 0.75, line, fontsize=6, va="top")
     buffer = io.BytesIO()
     metadata = {"Creator": "croupier"} if fmt == "png" else {"Creator": "croupier", "Date": None}
-    figure.savefig(buffer, format=fmt, metadata=metadata)
+    from matplotlib import rc_context
+
+    with rc_context({"svg.hashsalt": "croupier-chart"}):  # the same ids on every run: the same file
+        figure.savefig(buffer, format=fmt, metadata=metadata)
     return buffer.getvalue()
 
 
