@@ -73,10 +73,8 @@ def test_baccarat_transcripts_replay(server: Server) -> None:
         assert answer.status_code == 200, answer.text
         replayed = replay(answer.json())["rounds"][-1]
         stored = entry["result"]
-        assert replayed["winner"] == stored["winner"]
-        assert replayed["player"]["cards"] == stored["player"]["cards"]
-        assert replayed["banker"]["cards"] == stored["banker"]["cards"]
-        assert replayed["net"] == stored["net"]
+        # the same document as croupier replay writes, less the burned cards (never shown) and the coup number
+        assert {k: v for k, v in replayed.items() if k != "burned"} == {k: v for k, v in stored.items() if k != "coup"}
 
 
 def test_the_house_edge_for_the_cards_not_yet_seen(server: Server) -> None:

@@ -161,7 +161,7 @@ def _replay_round(
     table.verify_next_chore()
     result = table.last_result
     assert result is not None
-    return _round_document(result, table.operations_since(start)), result.net
+    return round_document(result, table.operations_since(start)), result.net
 
 
 def _read_seated(number: int, raw: object) -> list[str] | None:
@@ -237,7 +237,9 @@ def _void_after(table: BaccaratTable, cards: int) -> None:
 # output
 
 
-def _round_document(result: CoupResult, operations: tuple[Operation, ...]) -> dict[str, Any]:
+def round_document(result: CoupResult, operations: tuple[Operation, ...] = ()) -> dict[str, Any]:
+    """A settled coup as TRANSCRIPT.md's output writes it; ``operations`` (the coup's records) add its burns,
+    squeeze holders and voided deals."""
     cards = result.cards
     burned = [str(op.card) for op in operations if isinstance(op, FirstCardTurned | CardBurned)]
     document: dict[str, Any] = {

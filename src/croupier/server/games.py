@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Protocol
 
+from croupier.baccarat.replay import round_document
 from croupier.baccarat.roads import Coup, roads_document, scoreboard
 from croupier.baccarat.rules import Rules as BaccaratRules
 from croupier.baccarat.state import (
@@ -539,7 +540,7 @@ class BaccaratRound:
     def result(self) -> dict[str, Any]:
         if self._result is None:
             return {}
-        return coup_document(self._result)
+        return coup_document(self._result, self.table.operations_since(self.start))
 
     def events_since(self, start: int) -> tuple[int, list[dict[str, Any]]]:
         operations = self.table.operations_since(self.start)
@@ -595,29 +596,10 @@ class BaccaratRound:
         return edges
 
 
-def coup_document(result: CoupResult) -> dict[str, Any]:
-    cards = result.cards
-    return {
-        "coup": result.coup,
-        "player": {"cards": [str(c) for c in cards.player], "total": cards.player_total},
-        "banker": {"cards": [str(c) for c in cards.banker], "total": cards.banker_total},
-        "winner": cards.winner,
-        "natural": cards.natural,
-        "player_pair": cards.player_pair,
-        "banker_pair": cards.banker_pair,
-        "settlements": [
-            {
-                "player": s.player,
-                "spot": s.spot,
-                "stake": format_amount(s.stake),
-                "outcome": s.outcome,
-                "gain": format_amount(s.gain),
-            }
-            for s in result.settlements
-        ],
-        "net": {p: format_amount(a) for p, a in result.net.items()},
-        "last_coup": result.last_coup,
-    }
+def coup_document(result: CoupResult, operations: tuple[Any, ...] = ()) -> dict[str, Any]:
+    """A settled coup as croupier replay writes it, less the burned cards (never shown face up)."""
+    document = {k: v for k, v in round_document(result, operations).items() if k != "burned"}
+    return {"coup": result.coup, **document}
 
 
 def roads_of(history: list[CoupResult]) -> dict[str, Any]:
@@ -653,9 +635,7 @@ def baccarat_event(operation: object) -> dict[str, Any] | None:
     if isinstance(o, SqueezeHolderNamed):
         return {"type": "squeeze_holder", "side": o.side, "player": o.player}
     if isinstance(o, CoupSettled):
-        document = coup_document(o.result)
-        events = {"type": "coup_result", **{k: v for k, v in document.items() if k != "settlements"}}
-        return events
+        return {"type": "coup_result", **coup_document(o.result)}
     return None
 
 
