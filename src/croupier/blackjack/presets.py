@@ -35,6 +35,7 @@ MACAU_1983 = Rules(
     burn_each_round=1,  # Art. 2.4
     burn_before_dealer_second=1,  # Art. 2.4, 3.1a
     cut_card=(20, 30),  # Art. 2.1, 2.2: between the last 20 and 30 cards
+    box_cards_face_down=True,  # Art. 3.1a: each box's two cards face down, shown once the box has played
 )
 
 LIVE_ONLINE = Rules(

@@ -59,6 +59,7 @@ class Rules:
     cut_card: tuple[int, int] | int | None
     min_bet: Decimal | None = None
     max_bet: Decimal | None = None
+    box_cards_face_down: bool = False
 
     def __post_init__(self) -> None:
         if self.min_bet is not None and self.max_bet is not None and self.min_bet > self.max_bet:
@@ -126,6 +127,7 @@ PARAMS: dict[str, Param] = {
             "a count of cards above the cut card, a range of cards from the end ('20-30'), or none",
             "Art. 2.1, 2.2; online §3.2.2",
         ),
+        Param("box_cards_face_down", boolean, "true, false", "Art. 3.1a"),
         Param("min_bet", amount_or_none, "a positive amount, or none", "table limits"),
         Param("max_bet", amount_or_none, "a positive amount, or none", "table limits"),
     )

@@ -40,6 +40,7 @@ from croupier.server.fair import new_seed
 from croupier.server.games import BlackjackRound, GameRound, Pending, driver_for, read_card
 from croupier.server.hub import Hub
 from croupier.server.models import BetRecord, GameTable, IdempotencyRecord, RoundRecord, Settlement, ShoeRecord
+from croupier.server.seats import BACCARAT_SEATS, Seats
 from croupier.shoe import Shoe
 
 log = logging.getLogger("croupier.server")
@@ -120,6 +121,8 @@ class TableActor:
         self.voided_cards: list[str] = []
         self.misdeal_burn = 0
         self.last_round: dict[str, Any] | None = None  # what the last round showed, for a viewer who comes after
+        self.seats = Seats(getattr(self.rules, "boxes", BACCARAT_SEATS))
+        self.matching: dict[tuple[str, int], bool] = {}  # (bettor, box) -> matches the decider (Art. 13)
         self.idle = asyncio.Event()
 
     # --------------------------------------------------------------------------------------------
@@ -167,7 +170,20 @@ class TableActor:
             return
         self.ops_seen, events = self.round.events_since(self.ops_seen)
         for event in events:
-            await self._publish(event)
+            audience = event.pop("to", None)
+            if audience is None:
+                await self._publish(event)
+            else:
+                await self._tell(audience, event)
+
+    async def _tell(self, players: list[str], event: dict[str, Any]) -> None:
+        """A private event (a face-down card, a squeezed card) to these players' own sockets only: never
+        on the table's channel, never in the round's public log."""
+        message = {"table": self.table_id, "seq": self.seq, "at": self.clock.now().isoformat()}
+        for player in players:
+            account_id = self.accounts.get(player)
+            if account_id is not None:
+                await self.hub.publish(f"account:{account_id}", {**message, "event": {**event, "private": True}})
 
     async def _tell_balance(self, account_id: int, cents: int) -> None:
         await self.hub.publish(
@@ -266,6 +282,8 @@ class TableActor:
             await self._end_shoe()
             await self._new_shoe()
         self.round = self.driver.next_round()
+        self.round.set_seated(self.seats.names())
+        self.matching = {}
         self.round_id = None
         self.ops_seen = 0
         self.log = []
@@ -300,8 +318,8 @@ class TableActor:
                 round_.void("the shoe ran out of cards")
                 await self._publish_engine_events()
                 break
-            if pending.kind in ("insurance", "decision"):
-                self._set_timer(self.row.decision_seconds)
+            if pending.kind in ("insurance", "decision", "squeeze"):
+                self._set_timer(self._squeeze_seconds() if pending.kind == "squeeze" else self.row.decision_seconds)
                 await self._publish({"type": "await", **pending.document(), "closes_at": self.deadline_at})
                 # each decision has its own timer: a hit that leaves the same hand to act is a new wait;
                 # the insurance offer keeps one timer however many take it (online §3.6)
@@ -318,6 +336,11 @@ class TableActor:
                 await self._serve_until(self._changed(round_, pending))
                 await self._publish_engine_events()
         await self._finish_round()
+
+    def _squeeze_seconds(self) -> float:
+        """How long the holders may squeeze before the dealer turns the cards (Art. 16)."""
+        seconds = getattr(self.row, "squeeze_seconds", None)
+        return float(seconds) if seconds else float(self.row.decision_seconds)
 
     def _current(self) -> GameRound:
         assert self.round is not None
@@ -378,6 +401,12 @@ class TableActor:
                 answer = await self._void(command)
             elif command.kind == "misdeal":
                 answer = await self._misdeal(command)
+            elif command.kind == "sit":
+                answer = await self._sit(command)
+            elif command.kind == "leave":
+                answer = await self._leave(command)
+            elif command.kind == "matching":
+                answer = await self._set_matching(command)
             else:
                 raise Refused(f"unknown command {command.kind!r}", 400)
         except Refused as refused:
@@ -461,7 +490,50 @@ class TableActor:
                 f"{ledger.money_text(self.row.chip)} chips",
                 422,
             )
-        self.round.verify_bet(who.name, spot, amount)
+        match = command.payload.get("match", True)
+        if not isinstance(match, bool):
+            raise Refused("bet: match is true or false (Art. 13: whether to match the decider's double or split)", 422)
+        sits_at = self._seat_for_bet(who, spot)
+        if sits_at is not None:  # a player who sits nowhere takes the empty box they bet on (Art. 2.3)
+            self.seats.sit(who.id, who.name, sits_at)
+            self.round.set_seated(self.seats.names())
+        try:
+            self.round.verify_bet(who.name, spot, amount)
+            answer = await self._take_bet(command, spot, cents)
+        except BaseException:
+            if sits_at is not None:
+                self.seats.leave(who.name, sits_at)
+                self.round.set_seated(self.seats.names())
+            raise
+        if sits_at is not None:
+            await self._publish({"type": "seated", "box": sits_at, "player": who.name})
+        if self.game == "blackjack":
+            self.matching[(who.name, int(spot))] = match
+        self.accounts[who.name] = who.id
+        self.round.bet(who.name, spot, amount)
+        await self._publish_engine_events()
+        return answer
+
+    def _seat_for_bet(self, who: Identity, spot: str) -> int | None:
+        """The empty box a blackjack bet seats its player at, or None. Refuses a seated player's bet on an
+        empty box: a seated player bets on other boxes only behind their occupants (Art. 2.3)."""
+        if self.game != "blackjack" or not spot.isascii() or not spot.isdigit():
+            return None
+        box = int(spot)
+        if box in self.seats.taken or not 1 <= box <= self.seats.count:
+            return None
+        mine = self.seats.of(who.name)
+        if mine is not None:
+            raise Refused(
+                f"box {box} is empty: a seated player bets on another box only behind its occupant (Art. 2.3); "
+                f"{who.name} sits at box {mine}"
+            )
+        return box
+
+    async def _take_bet(self, command: Command, spot: str, cents: int) -> dict[str, Any]:
+        """The bet's money and record, in one transaction; the answer the player gets."""
+        who = command.identity
+        assert self.round is not None
         async with self.sessions() as session, session.begin():
             if self.round_id is None:
                 record = RoundRecord(
@@ -508,10 +580,7 @@ class TableActor:
             }
             await self._remember(session, command, answer)
         self.round_id = round_id
-        self.accounts[who.name] = who.id
         self.balance_before.setdefault(who.id, after[wallet] + cents)
-        self.round.bet(who.name, spot, amount)
-        await self._publish_engine_events()
         await self._tell_balance(who.id, after[wallet])
         return answer
 
@@ -524,47 +593,36 @@ class TableActor:
             raise Refused("there is no decision to make now: the round is not in play")
         round_ = self.round
         action = dict(command.payload)
-        required = round_.stakes_for(who.name, action)
-        money = {
-            player: ledger.to_minor(amount, f"{action.get('type')} for {player}") for player, amount in required.items()
-        }
-        if money and command.key is None:
-            raise Refused(f"{action.get('type')} puts money on the table: it needs an Idempotency-Key header", 400)
-        answer: dict[str, Any] = {"accepted": True, "action": action.get("type")}
-        balances: dict[int, int] = {}
-        if money:
-            async with self.sessions() as session, session.begin():
-                in_play = await ledger.system_wallet(session, "in_play")
-                for player, cents in sorted(money.items()):
-                    account_id = self.accounts.get(player)
-                    if account_id is None:
-                        raise Refused(f"{player} is not at this table")
-                    wallet = await ledger.player_wallet(session, account_id)
-                    transaction, after = await ledger.post(
-                        session,
-                        "stake",
-                        [(wallet, -cents), (in_play, cents)],
-                        round_id=self.round_id,
-                        memo=f"{action.get('type')} on box {action.get('box')}",
-                        who=player,
-                    )
-                    balances[account_id] = after[wallet]
-                    session.add(
-                        BetRecord(
-                            round_id=self.round_id,
-                            account_id=account_id,
-                            kind=str(action.get("type")),
-                            spot=str(action.get("box")),
-                            amount=cents,
-                            balance_after=after[wallet],
-                            transaction_id=transaction.id,
-                            created_at=self.clock.now(),
-                        )
-                    )
-                answer["staked"] = {p: ledger.money_text(c) for p, c in money.items()}
-                await self._remember(session, command, answer)
+        kind = action.get("type")
+        # Art. 13: the other bettors of a shared box match the decider's double or split by their own
+        # standing choice; one whose balance cannot cover the match does not match. The decider is never
+        # refused for another bettor's money.
+        declined = frozenset(
+            player for (player, box), match in self.matching.items() if box == action.get("box") and not match
+        )
+        declined -= {who.name}
+        for _attempt in range(3):
+            required = round_.stakes_for(who.name, action, declined)
+            money = {player: ledger.to_minor(amount, f"{kind} for {player}") for player, amount in required.items()}
+            if money and command.key is None:
+                raise Refused(f"{kind} puts money on the table: it needs an Idempotency-Key header", 400)
+            short = await self._cannot_cover(money, who.name) if kind in ("double", "split") else set()
+            if short:
+                declined |= short
+                continue
+            try:
+                answer, balances = await self._take_stakes(command, money, declined)
+            except ledger.InsufficientFunds:
+                short = await self._cannot_cover(money, who.name)
+                if not short:
+                    raise  # the decider's own money: the decision is refused
+                declined |= short
+                continue
+            break
+        else:
+            raise Refused(f"{kind}: the other bettors' balances kept changing; try again", 409)
         before = round_.staked()
-        round_.act(who.name, action)
+        round_.act(who.name, action, declined)
         after_staked = round_.staked()
         for player, amount in required.items():
             if after_staked.get(player, Decimal(0)) - before.get(player, Decimal(0)) != amount:
@@ -573,6 +631,106 @@ class TableActor:
         for account_id, cents in balances.items():
             await self._tell_balance(account_id, cents)
         return answer
+
+    async def _cannot_cover(self, money: dict[str, int], decider: str) -> set[str]:
+        """The bettors other than ``decider`` whose balance is below their matching stake (Art. 13)."""
+        short: set[str] = set()
+        async with self.readers() as session:
+            for player, cents in money.items():
+                account_id = self.accounts.get(player)
+                if player != decider and account_id is not None and await ledger.balance(session, account_id) < cents:
+                    short.add(player)
+        return short
+
+    async def _take_stakes(
+        self, command: Command, money: dict[str, int], declined: frozenset[str]
+    ) -> tuple[dict[str, Any], dict[int, int]]:
+        """A decision's added stakes, each bettor's, in one transaction with its idempotency record."""
+        action = command.payload
+        answer: dict[str, Any] = {"accepted": True, "action": action.get("type")}
+        if declined and action.get("type") in ("double", "split"):
+            answer["declined_by"] = sorted(declined)
+        balances: dict[int, int] = {}
+        if not money:
+            return answer, balances
+        async with self.sessions() as session, session.begin():
+            in_play = await ledger.system_wallet(session, "in_play")
+            for player, cents in sorted(money.items()):
+                account_id = self.accounts.get(player)
+                if account_id is None:
+                    raise Refused(f"{player} is not at this table")
+                wallet = await ledger.player_wallet(session, account_id)
+                transaction, after = await ledger.post(
+                    session,
+                    "stake",
+                    [(wallet, -cents), (in_play, cents)],
+                    round_id=self.round_id,
+                    memo=f"{action.get('type')} on box {action.get('box')}",
+                    who=player,
+                )
+                balances[account_id] = after[wallet]
+                session.add(
+                    BetRecord(
+                        round_id=self.round_id,
+                        account_id=account_id,
+                        kind=str(action.get("type")),
+                        spot=str(action.get("box")),
+                        amount=cents,
+                        balance_after=after[wallet],
+                        transaction_id=transaction.id,
+                        created_at=self.clock.now(),
+                    )
+                )
+            answer["staked"] = {p: ledger.money_text(c) for p, c in money.items()}
+            await self._remember(session, command, answer)
+        return answer, balances
+
+    async def _sit(self, command: Command) -> dict[str, Any]:
+        """A player takes a seat (a box; baccarat: a position at the layout), between rounds or while
+        betting is open: the round in play keeps the seats it was dealt with (Art. 2.3, 13, 16)."""
+        who = command.identity
+        if who.role != "player":
+            raise Refused("only players sit at a table", 403)
+        box = _seat_number(command.payload.get("box"))
+        if self.seats.sit(who.id, who.name, box):
+            if self.round is not None and self.phase == "betting":
+                self.round.set_seated(self.seats.names())
+            await self._publish({"type": "seated", "box": box, "player": who.name})
+        return {"seated": box, "seats": self.seats.document()}
+
+    async def _leave(self, command: Command) -> dict[str, Any]:
+        """A player leaves their seat once nothing of theirs is on this round (Art. 2.3: the occupant
+        handles the box's cards for the whole round)."""
+        who = command.identity
+        box = _seat_number(command.payload.get("box"))
+        holder = self.seats.taken.get(box)
+        if holder is None or holder.player != who.name:
+            raise Refused(f"{who.name} does not sit at {box}", 409)
+        if self.round is not None and who.name in self.round.staked():
+            raise Refused(
+                f"{who.name} has a bet in this round: the occupant handles the box until it settles (Art. 2.3); "
+                "leave after the round"
+            )
+        self.seats.leave(who.name, box)
+        if self.round is not None and self.phase == "betting":
+            self.round.set_seated(self.seats.names())
+        await self._publish({"type": "left", "box": box, "player": who.name})
+        return {"left": box, "seats": self.seats.document()}
+
+    async def _set_matching(self, command: Command) -> dict[str, Any]:
+        """A bettor's standing choice to match (or not) the decider's double or split on a shared box
+        (Art. 13), changeable until the decision."""
+        who = command.identity
+        if self.game != "blackjack":
+            raise Refused("matching is for a shared blackjack box (Art. 13)", 409)
+        box = _seat_number(command.payload.get("box"))
+        match = command.payload.get("match")
+        if not isinstance(match, bool):
+            raise Refused("matching: match is true or false", 422)
+        if self.round is None or (who.name, box) not in self.matching:
+            raise Refused(f"{who.name} has no bet on box {box} this round", 409)
+        self.matching[(who.name, box)] = match
+        return {"box": box, "match": match}
 
     async def _card(self, command: Command) -> dict[str, Any]:
         who = command.identity
@@ -714,9 +872,10 @@ class TableActor:
             "rules": {"preset": self.rules.preset, **self.rules.describe()},
             "round": None,
             "last_round": self.last_round,
+            "seats": self.seats.document(),
         }
         if round_ is not None:
-            document["round"] = {"id": self.round_id, "number": self.round_number + 1, **round_.view()}
+            document["round"] = {"id": self.round_id, "number": self.round_number + 1, **round_.view(viewer)}
             document["pending"] = round_.pending().document()
             if viewer is not None:
                 document["your_actions"] = round_.legal_for(viewer)
@@ -733,6 +892,12 @@ def _decimal(raw: object, what: str) -> Decimal:
     if not value.is_finite() or value <= 0:
         raise Refused(f"{what}: {raw!r} is not a positive amount", 422)
     return value
+
+
+def _seat_number(raw: object) -> int:
+    if isinstance(raw, bool) or not isinstance(raw, int):
+        raise Refused("name the seat (box) by its number", 422)
+    return raw
 
 
 def _seconds(value: float) -> timedelta:

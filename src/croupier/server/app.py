@@ -249,17 +249,31 @@ class NewAccount(SignIn):
 class BetBody(BaseModel):
     spot: str = Field(min_length=1, max_length=24, description="A box number (blackjack) or a baccarat spot")
     amount: str = Field(min_length=1, max_length=20, description="Decimal text, e.g. 25 or 12.50")
+    match: bool = Field(
+        default=True,
+        description="Blackjack, a bet on another's box: whether to match the decider's double or split (Art. 13)",
+    )
+
+
+class SeatBody(BaseModel):
+    box: int = Field(ge=1, le=7, description="The box (baccarat: the seat) to sit at")
+
+
+class MatchingBody(BaseModel):
+    box: int = Field(ge=1, le=7)
+    match: bool = Field(description="Whether to match the decider's double or split on this box (Art. 13)")
 
 
 class ActionBody(BaseModel):
     type: str = Field(
         min_length=1,
         max_length=16,
-        description="hit, stand, double, split, surrender, insurance, even_money, no_insurance",
+        description="hit, stand, double, split, surrender, insurance, even_money, no_insurance; baccarat: turn",
     )
-    box: int = Field(ge=0, le=7)
+    box: int | None = Field(default=None, ge=0, le=7, description="The box (blackjack)")
     hand: int | None = Field(default=None, ge=0, le=7)
     amount: str | None = Field(default=None, max_length=20)
+    side: str | None = Field(default=None, max_length=8, description="turn: the side whose squeezed cards to turn")
 
 
 class CardBody(BaseModel):
@@ -528,6 +542,20 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         payload = body.model_dump(exclude_none=True)
         return await service.submit(table_id, Command("act", identity, payload, idempotency_key))
 
+    @app.post("/api/tables/{table_id}/seats", tags=["play"])
+    async def sit(table_id: TableId, body: SeatBody, identity: Me) -> dict[str, Any]:
+        """Take a seat: one per player (Art. 2.3); the occupant handles the box's cards (Art. 13)."""
+        return await service.submit(table_id, Command("sit", identity, body.model_dump()))
+
+    @app.delete("/api/tables/{table_id}/seats/{box}", tags=["play"])
+    async def leave(table_id: TableId, box: Annotated[int, PathParam(ge=1, le=7)], identity: Me) -> dict[str, Any]:
+        return await service.submit(table_id, Command("leave", identity, {"box": box}))
+
+    @app.put("/api/tables/{table_id}/matching", tags=["play"])
+    async def matching(table_id: TableId, body: MatchingBody, identity: Me) -> dict[str, Any]:
+        """A bettor behind a shared box: match the decider's double or split, or not (Art. 13)."""
+        return await service.submit(table_id, Command("matching", identity, body.model_dump()))
+
     @app.post("/api/tables/{table_id}/cards", tags=["dealer"])
     async def supply_card(table_id: TableId, body: CardBody, identity: Me) -> dict[str, Any]:
         return await service.submit(table_id, Command("card", identity, body.model_dump()))
@@ -590,7 +618,17 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                 actor = service.actors.get(table_id)  # the legal actions are known where the table runs
                 if identity is not None and actor is not None and actor.round is not None:
                     event = message.get("event", {})
-                    if event.get("type") in ("await", "card", "bet", "hit", "stand", "double", "split", "surrender"):
+                    if event.get("type") in (
+                        "await",
+                        "card",
+                        "card_turned",
+                        "bet",
+                        "hit",
+                        "stand",
+                        "double",
+                        "split",
+                        "surrender",
+                    ):
                         out["your_actions"] = actor.round.legal_for(identity.name)
                 await websocket.send_json(out)
             await websocket.close(code=4408, reason="too slow: reconnect for a fresh snapshot")

@@ -1,37 +1,17 @@
-"""The games as a table actor drives them: one round at a time, bets, decisions, timers, what is public.
+"""Blackjack as a table actor drives it, and the driver of each game (see :mod:`game_round`).
 
-A :class:`GameRound` wraps one engine round (blackjack :class:`~croupier.blackjack.state.Round`, or
-a baccarat coup of :class:`~croupier.baccarat.state.BaccaratTable`) behind the few verbs a table
-needs: verify and place a bet, close betting, what is pending and for whom, the money a decision
-takes before it is made, make it, the answer a timer gives, and the events anyone may see.
-
-Public events never hold a card before it is dealt face up: a burn is announced without its card, a
-hole card as "face down" until it is turned, and the shoe's order is never read.
+Events never hold a card before it is face up to the viewer they go to: a burn is announced without
+its card, a hole card as "face down" until it is turned, and the shoe's order is never read. Where the
+rules deal the boxes' cards face down (Macau 1983, Art. 3.1a) a box's first two cards go to that box's
+bettors only, and to everyone once the box has finished its play.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Protocol
+from typing import Any
 
-from croupier.baccarat.replay import round_document
-from croupier.baccarat.roads import Coup, roads_document, scoreboard
 from croupier.baccarat.rules import Rules as BaccaratRules
-from croupier.baccarat.state import (
-    BaccaratTable,
-    CoupResult,
-    CoupSettled,
-    CoupStarted,
-    CoupVoided,
-    FirstCardTurned,
-    SqueezeHolderNamed,
-)
-from croupier.baccarat.state import BetPlaced as BaccaratBet
-from croupier.baccarat.state import CardBurned as BaccaratBurned
-from croupier.baccarat.state import CardDealt as BaccaratDealt
-from croupier.baccarat.state import CutCardOut as BaccaratCutCard
-from croupier.baccarat.state import Phase as BaccaratPhase
 from croupier.blackjack import actions as op
 from croupier.blackjack.hand import total
 from croupier.blackjack.replay import round_result, round_spec
@@ -39,66 +19,25 @@ from croupier.blackjack.rules import Rules as BlackjackRules
 from croupier.blackjack.state import Round, Table
 from croupier.cards import Card
 from croupier.errors import CroupierError, IllegalActionError
-from croupier.math.baccarat import analyze_baccarat
 from croupier.money import format_amount
+from croupier.server.baccarat_round import BaccaratDriver, BaccaratRound, baccarat_cut_setting
+from croupier.server.game_round import NOBODY, ActionError, GameDriver, GameRound, Pending
+from croupier.server.game_round import amount_or_none as _amount
 from croupier.shoe import Shoe
 
-
-class ActionError(CroupierError):
-    """A request the round refuses: the message names the rule."""
-
-
-@dataclass(frozen=True)
-class Pending:
-    """What the round waits for: ``bets``, ``insurance``, ``decision`` (``player``, ``box``, ``hand``),
-    ``card`` (a live dealer's next card), ``void`` (a shoe that ran dry) or ``over``."""
-
-    kind: str
-    player: str | None = None
-    box: int | None = None
-    hand: int | None = None
-    purpose: str | None = None
-
-    def document(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v is not None}
-
-
-class GameRound(Protocol):
-    def progress(self) -> int: ...
-    def verify_bet(self, player: str, spot: str, amount: Decimal) -> None: ...
-    def bet(self, player: str, spot: str, amount: Decimal) -> None: ...
-    def close_betting(self) -> None: ...
-    def pending(self) -> Pending: ...
-    def stakes_for(self, player: str, action: dict[str, Any]) -> dict[str, Decimal]: ...
-    def act(self, player: str, action: dict[str, Any]) -> None: ...
-    def timeout(self) -> None: ...
-    def supply_card(self, card: Card) -> None: ...
-    def void(self, reason: str) -> None: ...
-    def staked(self) -> dict[str, Decimal]: ...
-    def net(self) -> dict[str, Decimal]: ...
-    def events_since(self, start: int) -> tuple[int, list[dict[str, Any]]]: ...
-    def view(self) -> dict[str, Any]: ...
-    def legal_for(self, player: str) -> list[dict[str, Any]]: ...
-    def cards_drawn(self) -> list[str]: ...
-    def spec(self) -> dict[str, Any]: ...
-    def result(self) -> dict[str, Any]: ...
-    @property
-    def has_bets(self) -> bool: ...
-    @property
-    def finished(self) -> bool: ...
-    @property
-    def voided(self) -> bool: ...
-    @property
-    def last_of_shoe(self) -> bool: ...
-
-
-def _amount(raw: object, what: str) -> Decimal | None:
-    if raw is None:
-        return None
-    try:
-        return Decimal(str(raw))
-    except ArithmeticError:
-        raise ActionError(f"{what}: {raw!r} is not an amount") from None
+__all__ = [
+    "ActionError",
+    "BaccaratDriver",
+    "BaccaratRound",
+    "BlackjackDriver",
+    "BlackjackRound",
+    "GameDriver",
+    "GameRound",
+    "Pending",
+    "baccarat_cut_setting",
+    "driver_for",
+    "read_card",
+]
 
 
 class BlackjackRound:
@@ -108,6 +47,12 @@ class BlackjackRound:
         self.table = table
         self.round = round_
         self.declined: set[tuple[str, int]] = set()
+        self._shown: set[int] = set()  # boxes whose face-down cards everyone now sees (Art. 3.1a)
+
+    def set_seated(self, seated: dict[int, str]) -> None:
+        """The seats as betting goes on; the round keeps those it has when betting closes (Art. 2.3)."""
+        if isinstance(self.round.pending, op.AwaitBets):
+            self.round.seated = dict(seated)
 
     def _open_offers(self) -> set[tuple[str, int]]:
         """The (bettor, box) insurance or even-money offers not yet answered."""
@@ -171,8 +116,12 @@ class BlackjackRound:
             raise ActionError(f"{action.get('type')}: the hand is a number")
         return box, hand
 
-    def stakes_for(self, player: str, action: dict[str, Any]) -> dict[str, Decimal]:
-        """Verify ``action`` for ``player`` and return the money each bettor must add before it is made."""
+    def stakes_for(
+        self, player: str, action: dict[str, Any], declined_by: frozenset[str] = NOBODY
+    ) -> dict[str, Decimal]:
+        """Verify ``action`` for ``player`` and return the money each bettor must add before it is made:
+        on a double or split, the decider's and every other bettor's who matches (Art. 13)."""
+        match = {"declined_by": declined_by} if declined_by else {}
         kind = action.get("type")
         rd = self.round
         if kind == "insurance":
@@ -195,14 +144,14 @@ class BlackjackRound:
         box, hand = self._target(action)
         if kind == "double":
             amount = _amount(action.get("amount"), "double")
-            added = rd.verify_double(box, hand, player, amount)
+            added = rd.verify_double(box, hand, player, amount, **match)
             target = rd.hands[box][hand if hand is not None else self._turn_hand()]
             decider = target.stakes[player]
-            return {p: stake * added / decider for p, stake in target.stakes.items()}
+            return {p: stake * added / decider for p, stake in target.stakes.items() if p not in declined_by}
         if kind == "split":
-            rd.verify_split(box, hand, player)
+            rd.verify_split(box, hand, player, **match)
             target = rd.hands[box][hand if hand is not None else self._turn_hand()]
-            return {p: rd.bets[box][p] for p in target.stakes}
+            return {p: rd.bets[box][p] for p in target.stakes if p not in declined_by}
         if kind == "hit":
             rd.verify_hit(box, hand, player)
         elif kind == "stand":
@@ -221,9 +170,10 @@ class BlackjackRound:
             return pending.hand
         raise IllegalActionError("no hand is to act")
 
-    def act(self, player: str, action: dict[str, Any]) -> None:
+    def act(self, player: str, action: dict[str, Any], declined_by: frozenset[str] = NOBODY) -> None:
         kind = action.get("type")
         rd = self.round
+        match = {"declined_by": declined_by} if declined_by else {}
         box, hand = self._target(action)
         if kind == "insurance":
             rd.insure(player, box, _amount(action.get("amount"), "insurance"))
@@ -235,9 +185,9 @@ class BlackjackRound:
             self.declined.add((player, box))
             self._close_when_answered()
         elif kind == "double":
-            rd.double(box, hand, player, _amount(action.get("amount"), "double"))
+            rd.double(box, hand, player, _amount(action.get("amount"), "double"), **match)
         elif kind == "split":
-            rd.split(box, hand, player)
+            rd.split(box, hand, player, **match)
         elif kind == "hit":
             rd.hit(box, hand, player)
         elif kind == "stand":
@@ -295,8 +245,69 @@ class BlackjackRound:
 
     # what anyone may see ------------------------------------------------------------------------
     def events_since(self, start: int) -> tuple[int, list[dict[str, Any]]]:
-        operations = self.round.operations
-        return len(operations), [public_event(o) for o in operations[start:]]
+        rd = self.round
+        operations = rd.operations
+        face_down = self.table.rules.box_cards_face_down
+        first_dealer = next(
+            (i for i, o in enumerate(operations) if isinstance(o, op.CardDealt) and o.box == 0), len(operations)
+        )
+        events: list[dict[str, Any]] = []
+        for i in range(start, len(operations)):
+            o = operations[i]
+            initial = isinstance(o, op.CardDealt) and o.box > 0 and i < first_dealer
+            if face_down and initial and isinstance(o, op.CardDealt) and o.box not in self._shown:
+                events.append({"type": "card", "box": o.box, "hand": o.hand, "face_up": False})
+                events.append(public_event(o) | {"to": sorted(rd.bets.get(o.box, {}))})
+            else:
+                events.append(public_event(o))
+        if face_down:
+            for box in sorted(rd.hands):
+                if box not in self._shown and self._played(box):
+                    self._shown.add(box)
+                    events.append({"type": "box_shown", "box": box, "hands": self._hands(box, None)})
+        return len(operations), events
+
+    def _played(self, box: int) -> bool:
+        """The box has finished its play: its face-down cards are shown to everyone (Art. 3.1a)."""
+        rd = self.round
+        hands = rd.hands.get(box) or []
+        return bool(hands) and (rd.ended or rd.voided or all(hand.done for hand in hands))
+
+    def _hidden_from(self, box: int, viewer: str | None) -> list[Card]:
+        """The box's face-down cards that ``viewer`` may not see yet (Art. 3.1a)."""
+        rd = self.round
+        if not self.table.rules.box_cards_face_down or self._played(box) or viewer in rd.bets.get(box, {}):
+            return []
+        hidden = []
+        for o in rd.operations:
+            if isinstance(o, op.CardDealt) and o.box == 0:
+                break
+            if isinstance(o, op.CardDealt) and o.box == box:
+                hidden.append(o.card)
+        return hidden
+
+    def _hands(self, box: int, viewer: str | None) -> list[dict[str, Any]]:
+        hidden = self._hidden_from(box, viewer)
+        hands = []
+        for hand in self.round.hands.get(box, []):
+            cards: list[str | None] = []
+            for card in hand.cards:
+                if card in hidden:
+                    hidden.remove(card)
+                    cards.append(None)
+                else:
+                    cards.append(str(card))
+            secret = None in cards
+            hands.append(
+                {
+                    "cards": cards,
+                    "total": None if secret else hand.total,
+                    "soft": None if secret else (total(hand.cards)[1] if hand.cards else False),
+                    "outcome": hand.outcome or None,
+                    "stakes": {p: format_amount(s) for p, s in hand.stakes.items()},
+                }
+            )
+        return hands
 
     def legal_for(self, player: str) -> list[dict[str, Any]]:
         result = []
@@ -319,22 +330,12 @@ class BlackjackRound:
                 result.append({"type": "no_insurance", "box": box})
         return result
 
-    def view(self) -> dict[str, Any]:
+    def view(self, viewer: str | None = None) -> dict[str, Any]:
         rd = self.round
         dealer = rd.dealer_cards
         boxes = []
         for box in sorted(set(rd.bets) | set(rd.hands)):
-            hands = []
-            for hand in rd.hands.get(box, []):
-                hands.append(
-                    {
-                        "cards": [str(c) for c in hand.cards],
-                        "total": hand.total,
-                        "soft": total(hand.cards)[1] if hand.cards else False,
-                        "outcome": hand.outcome or None,
-                        "stakes": {p: format_amount(s) for p, s in hand.stakes.items()},
-                    }
-                )
+            hands = self._hands(box, viewer)
             boxes.append(
                 {
                     "box": box,
@@ -424,236 +425,6 @@ def read_card(text: object) -> Card:
         raise ActionError(f"card: {text!r} is not a card such as AS or TD") from None
 
 
-# --------------------------------------------------------------------------------------------------
-# baccarat
-
-
-class BaccaratRound:
-    """One coup at a server baccarat table. Ties return the player and banker bets (Art. 12: the bettor
-    may take them back; the server always does, so every coup settles whole)."""
-
-    def __init__(
-        self, table: BaccaratTable, history: list[CoupResult], start: int | None = None, shoe_start: int = 0
-    ) -> None:
-        self.table = table
-        self.history = history
-        self.shoe_start = shoe_start
-        self.start = table.operation_count if start is None else start  # the shoe's start goes with its first coup
-        self._stakes: dict[tuple[str, str], Decimal] = {}
-        self._voided = False
-        self._result: CoupResult | None = None
-
-    def progress(self) -> int:
-        return self.table.operation_count
-
-    def verify_bet(self, player: str, spot: str, amount: Decimal) -> None:
-        self.table.verify_place_bet(player, spot, amount)
-
-    def bet(self, player: str, spot: str, amount: Decimal) -> None:
-        self.table.place_bet(player, spot, amount)  # type: ignore[arg-type]
-        self._stakes[(player, spot)] = self._stakes.get((player, spot), Decimal(0)) + amount
-
-    @property
-    def has_bets(self) -> bool:
-        return bool(self._stakes)
-
-    def close_betting(self) -> None:
-        self.table.start_coup()
-        self._pick_result()
-
-    def _pick_result(self) -> None:
-        last = self.table.last_result
-        if (
-            last is not None
-            and self._result is None
-            and last.coup == self.table.coup
-            and not last.demo
-            and any(isinstance(o, CoupSettled) for o in self.table.operations_since(self.start))
-        ):
-            self._result = last
-            self.history.append(last)
-
-    def pending(self) -> Pending:
-        if self._voided:
-            return Pending("over")
-        self._pick_result()
-        if self._result is not None:
-            return Pending("over")
-        if self.table.phase is BaccaratPhase.BETTING:
-            return Pending("bets")
-        shoe = self.table.shoe
-        if shoe is not None and shoe.is_live:
-            return Pending("card", purpose=f"the next card of coup {self.table.coup}")
-        return Pending("void", purpose="the shoe ran out of cards")
-
-    def stakes_for(self, player: str, action: dict[str, Any]) -> dict[str, Decimal]:
-        raise ActionError("baccarat takes no decisions after the bets (Art. 9: the tableau decides every card)")
-
-    def act(self, player: str, action: dict[str, Any]) -> None:
-        raise ActionError("baccarat takes no decisions after the bets (Art. 9: the tableau decides every card)")
-
-    def timeout(self) -> None:
-        return None
-
-    def supply_card(self, card: Card) -> None:
-        self.table.supply(card)
-        self._pick_result()
-
-    def void(self, reason: str) -> None:
-        if self.table.can_void_coup():
-            self.table.void_coup(reason)
-        self._voided = True
-
-    def staked(self) -> dict[str, Decimal]:
-        result: dict[str, Decimal] = {}
-        for (player, _spot), amount in self._stakes.items():
-            result[player] = result.get(player, Decimal(0)) + amount
-        return result
-
-    def net(self) -> dict[str, Decimal]:
-        return {} if self._result is None else self._result.net
-
-    @property
-    def finished(self) -> bool:
-        return self._result is not None
-
-    @property
-    def voided(self) -> bool:
-        return self._voided
-
-    @property
-    def last_of_shoe(self) -> bool:
-        return self._result is not None and self._result.last_coup
-
-    def cards_drawn(self) -> list[str]:
-        drawn: list[str] = []
-        for o in self.table.operations_since(self.start):
-            if isinstance(o, BaccaratBurned | BaccaratDealt | FirstCardTurned):
-                drawn.append(str(o.card))
-            elif isinstance(o, CoupVoided):
-                pass
-        return drawn
-
-    def spec(self) -> dict[str, Any]:
-        return {"bets": [{"player": p, "on": s, "amount": format_amount(a)} for (p, s), a in self._stakes.items()]}
-
-    def result(self) -> dict[str, Any]:
-        if self._result is None:
-            return {}
-        return coup_document(self._result, self.table.operations_since(self.start))
-
-    def events_since(self, start: int) -> tuple[int, list[dict[str, Any]]]:
-        operations = self.table.operations_since(self.start)
-        return len(operations), [e for e in (baccarat_event(o) for o in operations[start:]) if e is not None]
-
-    def legal_for(self, player: str) -> list[dict[str, Any]]:
-        if self.table.phase is BaccaratPhase.BETTING and self._result is None:
-            return [{"type": "bet", "spot": spot} for spot in self.table.rules.spots]
-        return []
-
-    def view(self) -> dict[str, Any]:
-        table = self.table
-        bets: dict[str, dict[str, str]] = {}
-        for (player, spot), amount in self._stakes.items():
-            bets.setdefault(spot, {})[player] = format_amount(amount)
-        return {
-            "coup": table.coup,
-            "player_cards": [str(c) for c in table.player_cards],
-            "banker_cards": [str(c) for c in table.banker_cards],
-            "bets": bets,
-            "spots": list(table.rules.spots),
-            "result": None if self._result is None else coup_document(self._result),
-            "roads": roads_of(self.history),
-            "house_edge": self.house_edge(),
-            "squeeze": {
-                o.side: o.player for o in self.table.operations_since(self.start) if isinstance(o, SqueezeHolderNamed)
-            },
-        }
-
-    def house_edge(self) -> dict[str, str]:
-        """Each bet's exact house edge for the cards not yet seen face up in this shoe (the burns unseen
-        count as unseen: what anyone at the table can know). Counted once per card seen."""
-        seen = [
-            o.card
-            for o in self.table.operations_since(self.shoe_start)
-            if isinstance(o, BaccaratDealt | FirstCardTurned)
-        ]
-        key = (id(self.table), self.shoe_start, len(seen))
-        cached = _EDGES.get(key)
-        if cached is not None:
-            return cached
-        counts = [4 * self.table.rules.decks] * 13
-        for card in seen:
-            counts[card.rank_index] -= 1
-        try:
-            analysis = analyze_baccarat(self.table.rules, counts)
-        except CroupierError:
-            return {}
-        edges: dict[str, str] = {spot: f"{float(edge):.6f}" for spot, edge in analysis.house_edge.items()}
-        if len(_EDGES) > 64:
-            _EDGES.clear()
-        _EDGES[key] = edges
-        return edges
-
-
-def coup_document(result: CoupResult, operations: tuple[Any, ...] = ()) -> dict[str, Any]:
-    """A settled coup as croupier replay writes it, less the burned cards (never shown face up)."""
-    document = {k: v for k, v in round_document(result, operations).items() if k != "burned"}
-    return {"coup": result.coup, **document}
-
-
-def roads_of(history: list[CoupResult]) -> dict[str, Any]:
-    """The five roads of this shoe's coups so far (bead plate, big road and the derived roads, with ask)."""
-    coups = [
-        Coup(
-            {"banker": "B", "player": "P", "tie": "T"}[r.cards.winner],  # type: ignore[arg-type]
-            banker_pair=r.cards.banker_pair,
-            player_pair=r.cards.player_pair,
-        )
-        for r in history
-        if not r.demo
-    ]
-    return roads_document(scoreboard(coups))
-
-
-def baccarat_event(operation: object) -> dict[str, Any] | None:
-    o = operation
-    if isinstance(o, BaccaratBet):
-        return {"type": "bet", "player": o.player, "spot": o.spot, "amount": format_amount(o.amount)}
-    if isinstance(o, BaccaratBurned):
-        return {"type": "burn"}
-    if isinstance(o, FirstCardTurned):
-        return {"type": "first_card", "card": str(o.card), "burns": o.burns}
-    if isinstance(o, CoupStarted):
-        return {"type": "coup_started", "coup": o.coup, "demo": o.demo}
-    if isinstance(o, BaccaratDealt):
-        return {"type": "card", "side": o.side, "card": str(o.card), "face_up": True}
-    if isinstance(o, BaccaratCutCard):
-        return {"type": "cut_card", "coup": o.coup}
-    if isinstance(o, CoupVoided):
-        return {"type": "coup_voided", "coup": o.coup, "reason": o.reason}
-    if isinstance(o, SqueezeHolderNamed):
-        return {"type": "squeeze_holder", "side": o.side, "player": o.player}
-    if isinstance(o, CoupSettled):
-        return {"type": "coup_result", **coup_document(o.result)}
-    return None
-
-
-_EDGES: dict[tuple[int, int, int], dict[str, str]] = {}
-"""Baccarat house edges by (table, shoe, cards seen): counted once, shown to every viewer."""
-
-
-class GameDriver(Protocol):
-    """What a table actor needs of a game besides its rounds: shoes, and the next round."""
-
-    decks: int
-
-    def load(self, shoe: Shoe) -> None: ...
-    def needs_shoe(self) -> bool: ...
-    def next_round(self) -> GameRound: ...
-    def build(self, seed: bytes, client_seed: str, nonce: int) -> Shoe: ...
-
-
 class BlackjackDriver:
     def __init__(self, rules: BlackjackRules) -> None:
         self.rules = rules
@@ -677,47 +448,6 @@ class BlackjackDriver:
         from croupier.server.fair import build_shoe
 
         return build_shoe(self.decks, self.rules.cut_card, seed, client_seed, nonce)
-
-
-class BaccaratDriver:
-    def __init__(self, rules: BaccaratRules) -> None:
-        self.rules = rules
-        self.decks = rules.decks
-        self.table = BaccaratTable(rules)
-        self.history: list[CoupResult] = []
-        self.shoe_start: int | None = None
-        self.shoe_ops = 0
-
-    def load(self, shoe: Shoe) -> None:
-        self.history = []
-        self.shoe_start = self.table.operation_count
-        self.shoe_ops = self.table.operation_count
-        self.table.load_shoe(shoe)
-
-    def needs_shoe(self) -> bool:
-        return self.table.phase is BaccaratPhase.AWAITING_SHOE
-
-    def next_round(self) -> BaccaratRound:
-        start, self.shoe_start = self.shoe_start, None
-        return BaccaratRound(self.table, self.history, start, self.shoe_ops)
-
-    def build(self, seed: bytes, client_seed: str, nonce: int) -> Shoe:
-        from croupier.server.fair import build_shoe
-
-        return build_shoe(self.decks, baccarat_cut_setting(self.rules), seed, client_seed, nonce)
-
-
-def baccarat_cut_setting(rules: BaccaratRules) -> tuple[int, int] | int | None:
-    """Where the cut card may go, as :func:`croupier.baccarat.state.shuffled_shoes` bounds it (Art. 2.1)."""
-    if rules.automatic_shuffler:
-        return None
-    need = rules.cards_from_cut_card_to_end
-    setting = rules.cut_card
-    if isinstance(setting, tuple):
-        return (max(setting[0], need), max(setting[1], need))
-    if setting is not None:
-        return min(setting, rules.decks * 52 - need)
-    return None
 
 
 def driver_for(rules: BlackjackRules | BaccaratRules) -> BlackjackDriver | BaccaratDriver:
