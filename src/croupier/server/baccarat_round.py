@@ -155,9 +155,9 @@ class BaccaratRound:
         self._pick_result()
         if self._result is not None:
             return Pending("over")
-        if self.table.phase is BaccaratPhase.BETTING:
-            return Pending("bets")
         waiting = self._under_squeeze()
+        if waiting is None and self.table.phase is BaccaratPhase.BETTING:
+            return Pending("bets")
         if waiting is not None:
             holders = self.holders()
             sides = sorted(waiting[1] - self._turned_sides)
@@ -280,9 +280,9 @@ class BaccaratRound:
         return max(start, gate), events
 
     def legal_for(self, player: str) -> list[dict[str, Any]]:
-        if self.table.phase is BaccaratPhase.BETTING and self._result is None:
-            return [{"type": "bet", "spot": spot} for spot in self.table.rules.spots]
         waiting = self._under_squeeze()
+        if waiting is None and self.table.phase is BaccaratPhase.BETTING and self._result is None:
+            return [{"type": "bet", "spot": spot} for spot in self.table.rules.spots]
         if waiting is not None:
             holders = self.holders()
             return [

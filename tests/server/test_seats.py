@@ -1,0 +1,214 @@
+"""Seats (Art. 2.3, 13, 15, 16) and what each viewer may see: Macau's face-down box cards (Art. 3.1a)
+and the baccarat squeeze (Art. 16) reach nobody but those entitled before they are face up."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from croupier.baccarat.presets import baccarat_rules
+from croupier.server.baccarat_round import BaccaratDriver
+from croupier.server.models import GameTable
+from tests.server.conftest import Server
+
+MACAU, ONLINE, BACCARAT = 1, 2, 4
+
+
+def restart_with(server: Server, table_id: int, **changes: Any) -> None:
+    """Stop a table's actor, change its row, start it again (the demo tables as an operator set them)."""
+    service = server.service
+
+    async def go() -> None:
+        actor = service.actors.pop(table_id)
+        await actor.stop()
+        async with service.session() as session, session.begin():
+            row = await session.get(GameTable, table_id)
+            assert row is not None
+            for name, value in changes.items():
+                setattr(row, name, value)
+        async with service.session() as session:
+            fresh = await session.get(GameTable, table_id)
+            assert fresh is not None
+        service.start_table(fresh)
+
+    server.client.portal.call(go)
+    server.quiet()
+
+
+def test_art_2_3_one_seat_per_player(sqlite_server: Server) -> None:
+    """Regression: a player could take every empty box by betting on each. One seat per player; a seated
+    player bets on another box only behind its occupant (Art. 2.3)."""
+    server = sqlite_server
+    ana = server.login("ana")
+    answer = server.client.post(f"/api/tables/{MACAU}/seats", json={"box": 1}, headers=ana)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["seats"] == {"1": "ana"}
+    again = server.client.post(f"/api/tables/{MACAU}/seats", json={"box": 2}, headers=ana)
+    assert again.status_code == 409 and "one seat per player (Art. 2.3)" in again.json()["error"]
+    assert server.bet(ana, MACAU, "1", "10").status_code == 200
+    for box in range(2, 8):
+        refused = server.bet(ana, MACAU, str(box), "10")
+        assert refused.status_code == 409, refused.text
+        assert "Art. 2.3" in refused.json()["error"] and "empty" in refused.json()["error"]
+    assert server.view(MACAU)["seats"] == {"1": "ana"}
+    server.advance(10)
+    server.play_out(MACAU, {"ana": ana})
+
+
+def test_a_bet_on_an_empty_box_seats_a_player_who_sits_nowhere(sqlite_server: Server) -> None:
+    server = sqlite_server
+    ben = server.login("ben")
+    token = ben["Authorization"].split()[1]
+    with server.client.websocket_connect(f"/ws/tables/{ONLINE}?token={token}") as socket:
+        socket.receive_json()
+        assert server.bet(ben, ONLINE, "3", "10").status_code == 200
+        for _ in range(20):
+            event = socket.receive_json().get("event", {})
+            if event.get("type") == "seated":
+                assert event == {"type": "seated", "box": 3, "player": "ben"}
+                break
+        else:
+            raise AssertionError("no seated event")
+    assert server.view(ONLINE)["seats"] == {"3": "ben"}
+    server.advance(10)
+    server.play_out(ONLINE, {"ben": ben})
+
+
+def test_a_seat_is_left_only_once_nothing_of_the_player_is_in_the_round(sqlite_server: Server) -> None:
+    server = sqlite_server
+    ana = server.login("ana")
+    assert server.bet(ana, ONLINE, "2", "10").status_code == 200
+    early = server.client.delete(f"/api/tables/{ONLINE}/seats/2", headers=ana)
+    assert early.status_code == 409 and "Art. 2.3" in early.json()["error"]
+    server.advance(10)
+    server.play_out(ONLINE, {"ana": ana})
+    server.advance(0)
+    left = server.client.delete(f"/api/tables/{ONLINE}/seats/2", headers=ana)
+    assert left.status_code == 200, left.text
+    assert server.view(ONLINE)["seats"] == {}
+    ben = server.login("ben")
+    assert server.client.post(f"/api/tables/{ONLINE}/seats", json={"box": 2}, headers=ben).status_code == 200
+    staff = server.client.post(f"/api/tables/{ONLINE}/seats", json={"box": 5}, headers=server.login("sam"))
+    assert staff.status_code == 403
+
+
+def test_art_3_1a_macau_box_cards_reach_only_the_boxs_bettors_until_it_has_played(sqlite_server: Server) -> None:
+    """A spy at a Macau 1983 table sees the boxes' first two cards face down until each box has played;
+    the box's bettor gets them privately at once."""
+    server = sqlite_server
+    ana, ben = server.login("ana"), server.login("ben")
+    spy_token = ben["Authorization"].split()[1]
+    ana_token = ana["Authorization"].split()[1]
+    checked = 0
+    with (
+        server.client.websocket_connect(f"/ws/tables/{MACAU}?token={spy_token}") as spy,
+        server.client.websocket_connect(f"/ws/tables/{MACAU}?token={ana_token}") as own,
+    ):
+        spy.receive_json()
+        own.receive_json()
+        for _ in range(6):
+            assert server.bet(ana, MACAU, "1", "10").status_code == 200
+            server.advance(10)
+            view = server.view(MACAU)
+            hands = view["round"]["boxes"][0]["hands"] if view["round"] else []
+            if view["phase"] == "playing" and hands and hands[0]["outcome"] is None:
+                assert hands[0]["cards"][:2] == [None, None] and hands[0]["total"] is None
+                mine = server.view(MACAU, ana)["round"]["boxes"][0]["hands"][0]
+                assert None not in mine["cards"] and isinstance(mine["total"], int)
+                checked += 1
+            server.play_out(MACAU, {"ana": ana})
+            server.advance(0)
+        server.bet(ana, MACAU, "1", "10")
+        spy_messages = _until_rounds(spy, 6)
+        own_messages = _until_rounds(own, 6)
+    assert checked >= 1
+    shown = False
+    face_down = 0
+    for message in spy_messages:
+        event = message["event"]
+        assert not event.get("private")
+        if event.get("type") == "betting_open":
+            shown = False
+        if event.get("type") == "box_shown":
+            shown = True
+        if event.get("type") == "card" and event.get("box", 0) > 0 and not shown and not event.get("face_up"):
+            assert "card" not in event, f"a box card reached the spy: {event}"
+            face_down += 1
+    private = [m["event"] for m in own_messages if m["event"].get("private")]
+    assert private and all(e["type"] == "card" and "card" in e and e["box"] == 1 for e in private)
+    assert any(m["event"].get("type") == "box_shown" for m in spy_messages)
+    assert face_down >= 2 * 6
+
+
+def _until_rounds(socket: Any, rounds: int) -> list[dict[str, Any]]:
+    messages: list[dict[str, Any]] = []
+    while sum(1 for m in messages if m.get("event", {}).get("type") == "round_over") < rounds:
+        message = socket.receive_json()
+        if "event" in message:
+            messages.append(message)
+    return messages
+
+
+def test_art_16_a_squeezed_card_reaches_its_holder_only_until_turned() -> None:
+    """The seated player with the largest bet on a side squeezes it: the side's cards are face down to
+    everyone else, nothing dealt after them leaves the server, and turning shows them to all."""
+    driver = BaccaratDriver(baccarat_rules("macau", {"squeeze": True}))
+    driver.load(driver.build(b"\x02" * 32, "table-9", 1))
+    coup = driver.next_round()
+    coup.set_seated({1: "ben"})
+    coup.bet("ben", "player", Decimal(50))
+    coup.bet("ana", "banker", Decimal(100))  # the largest banker bet, but ana stands: the dealer turns (Art. 16)
+    coup.close_betting()
+    assert coup.holders() == {"player": "ben"}
+    assert coup.pending().kind == "squeeze" and coup.pending().player == "ben"
+    count, events = coup.events_since(0)
+    public = [e for e in events if "to" not in e]
+    private = [e for e in events if "to" in e]
+    assert [e["face_up"] for e in public if e["type"] == "card" and e["side"] == "player"] == [False, False]
+    assert all("card" not in e for e in public if e["type"] == "card" and e["side"] == "player")
+    assert [e["to"] for e in private] == [["ben"], ["ben"]] and all("card" in e for e in private)
+    assert not any(e["type"] == "coup_result" for e in events)
+    assert coup.view()["player_cards"] == [None, None] and coup.view()["result"] is None
+    assert None not in coup.view("ben")["player_cards"]
+    assert None not in coup.view()["banker_cards"]
+    assert coup.legal_for("ben") == [{"type": "turn", "side": "player"}]
+    assert coup.legal_for("ana") == []
+    coup.act("ben", {"type": "turn", "side": "player"})
+    while coup.pending().kind == "squeeze":  # a third card is squeezed on its own; the timer turns it here
+        coup.timeout()
+    assert coup.pending().kind == "over" and coup.finished
+    _count, later = coup.events_since(count)
+    assert [e["type"] for e in later].count("card_turned") >= 2
+    assert any(e["type"] == "coup_result" for e in later)
+    assert None not in coup.view()["player_cards"]
+
+
+def test_art_16_squeeze_at_the_table_spy_sees_no_squeezed_card(sqlite_server: Server) -> None:
+    server = sqlite_server
+    restart_with(server, BACCARAT, overrides={"squeeze": True})
+    ana, ben = server.login("ana"), server.login("ben")
+    assert server.client.post(f"/api/tables/{BACCARAT}/seats", json={"box": 2}, headers=ana).status_code == 200
+    spy_token = ben["Authorization"].split()[1]
+    with server.client.websocket_connect(f"/ws/tables/{BACCARAT}?token={spy_token}") as spy:
+        spy.receive_json()
+        assert server.bet(ana, BACCARAT, "player", "100").status_code == 200
+        server.advance(10)
+        view = server.view(BACCARAT)
+        assert view["pending"]["kind"] == "squeeze" and view["round"]["player_cards"] == [None, None]
+        assert None not in server.view(BACCARAT, ana)["round"]["player_cards"]
+        turn = server.act(ana, BACCARAT, {"type": "turn", "side": "player"})
+        assert turn.status_code == 200, turn.text
+        for _ in range(5):
+            if server.view(BACCARAT)["phase"] != "playing":
+                break
+            server.advance(30)  # a squeezed third card: the squeeze time runs out
+        messages = _until_rounds(spy, 1)
+    hidden = 0
+    for message in messages:
+        event = message["event"]
+        assert not event.get("private")
+        if event.get("type") == "card" and not event.get("face_up"):
+            assert "card" not in event
+            hidden += 1
+    assert hidden >= 2
+    assert sum(1 for m in messages if m["event"].get("type") == "card_turned") >= 2
