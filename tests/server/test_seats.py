@@ -212,3 +212,56 @@ def test_art_16_squeeze_at_the_table_spy_sees_no_squeezed_card(sqlite_server: Se
             hidden += 1
     assert hidden >= 2
     assert sum(1 for m in messages if m["event"].get("type") == "card_turned") >= 2
+
+
+def _end_shoe(server: Server, table: int, player: dict[str, str]) -> None:
+    """Void a round in play (the supervisor's void ends the shoe and reveals its seed)."""
+    sam = server.login("sam")
+    for _ in range(10):
+        assert server.bet(player, table, "1", "10").status_code == 200
+        server.advance(10)
+        if server.view(table)["phase"] == "playing":
+            answer = server.client.post(f"/api/tables/{table}/void", json={"reason": "end the shoe"}, headers=sam)
+            assert answer.status_code == 200, answer.text
+            server.quiet()
+            return
+        server.advance(0)
+    raise AssertionError("no round stayed in play to void")
+
+
+def test_art_2_1_the_first_seated_player_cuts_and_verify_checks_the_cut(sqlite_server: Server, tmp_path: Any) -> None:
+    """RULES.md §5, Art. 2.1 ("a player cuts"): once a new shoe's commitment is out, the first seated
+    player may supply its client seed; the shoe is built from it and `croupier verify` checks it."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from croupier.cli import app as cli
+
+    server = sqlite_server
+    ana, ben = server.login("ana"), server.login("ben")
+    assert server.client.post(f"/api/tables/{ONLINE}/seats", json={"box": 3}, headers=ben).status_code == 200
+    assert server.client.post(f"/api/tables/{ONLINE}/seats", json={"box": 1}, headers=ana).status_code == 200
+    early = server.client.post(f"/api/tables/{ONLINE}/cut", json={"client_seed": "too soon"}, headers=ana)
+    assert early.status_code == 409 and "Art. 2.1" in early.json()["error"]
+    _end_shoe(server, ONLINE, ana)
+    view = server.view(ONLINE)
+    assert view["phase"] == "cut" and view["cutter"] == "ana" and len(view["shoe"]["commitment"]) == 64
+    shoe_id = view["shoe"]["id"]
+    refused = server.client.post(f"/api/tables/{ONLINE}/cut", json={"client_seed": "ben's"}, headers=ben)
+    assert refused.status_code == 403 and "first seated player" in refused.json()["error"]
+    answer = server.client.post(f"/api/tables/{ONLINE}/cut", json={"client_seed": "ana's cut"}, headers=ana)
+    assert answer.status_code == 200, answer.text
+    server.quiet()
+    assert server.view(ONLINE)["phase"] == "betting"
+    _end_shoe(server, ONLINE, ana)
+    server.advance(10)  # nobody cuts the next shoe: the house's default seed
+    document = server.client.get(f"/api/shoes/{shoe_id}").json()
+    assert document["client_seed"] == "ana's cut" and document["ended"]
+    path = tmp_path / "shoe.json"
+    path.write_text(json.dumps(document))
+    result = CliRunner().invoke(cli, ["verify", str(path)])
+    assert result.exit_code == 0, result.stderr
+    document["client_seed"] = "table-2"  # the house's default would have dealt another shoe
+    path.write_text(json.dumps(document))
+    assert CliRunner().invoke(cli, ["verify", str(path)]).exit_code == 2

@@ -45,6 +45,9 @@ from croupier.shoe import Shoe
 
 log = logging.getLogger("croupier.server")
 
+CUT_SECONDS = 10.0
+"""How long the first seated player has to cut a new shoe (supply its client seed, Art. 2.1)."""
+
 
 class Refused(CroupierError):
     """A command the table refuses; ``status`` is the HTTP status to answer with."""
@@ -122,6 +125,8 @@ class TableActor:
         self.misdeal_burn = 0
         self.last_round: dict[str, Any] | None = None  # what the last round showed, for a viewer who comes after
         self.seats = Seats(getattr(self.rules, "boxes", BACCARAT_SEATS))
+        self.cutter: str | None = None  # who may cut the shoe now (Art. 2.1)
+        self.cut_seed: str | None = None
         self.matching: dict[tuple[str, int], bool] = {}  # (bettor, box) -> matches the decider (Art. 13)
         self.idle = asyncio.Event()
 
@@ -195,31 +200,74 @@ class TableActor:
     # shoes
 
     async def _new_shoe(self) -> None:
+        """A new shoe: its commitment is published first; then the first seated player may cut (supply
+        the client seed, RULES.md §5, Art. 2.1 "a player cuts"); then the shoe is built and dealt from."""
         rules = self.rules
+        live = self.row.mode == "live"
+        seed = b""
         async with self.sessions() as session, session.begin():
             record = ShoeRecord(
                 table_id=self.table_id,
-                mode="live" if self.row.mode == "live" else "fair",
+                mode="live" if live else "fair",
                 client_seed=f"table-{self.table_id}",
                 started_at=self.clock.now(),
             )
             session.add(record)
             await session.flush()
             record.nonce = record.id
-            if self.row.mode == "live":
-                shoe = Shoe.live(rules.decks)
-            else:
+            if not live:
                 seed = self.seeds(record.id)
                 record.server_seed = seed.hex()
                 record.commitment = commitment(seed)
-                shoe = self.driver.build(seed, record.client_seed, record.nonce)
-                record.cut_card = shoe.cut_card
-            shoe_id = record.id
+            shoe_id, nonce, client_seed = record.id, record.nonce, record.client_seed
             self.commitment = record.commitment
         self.shoe_id = shoe_id
         self.round_number = 0
-        self.driver.load(shoe)
         await self._publish({"type": "new_shoe", "shoe": shoe_id, "commitment": self.commitment})
+        if live:
+            shoe = Shoe.live(rules.decks)
+        else:
+            cut = await self._await_cut()
+            if cut is not None:
+                client_seed = cut
+            shoe = self.driver.build(seed, client_seed, nonce)
+            async with self.sessions() as session, session.begin():
+                await session.execute(
+                    update(ShoeRecord)
+                    .where(ShoeRecord.id == shoe_id)
+                    .values(client_seed=client_seed, cut_card=shoe.cut_card)
+                )
+        self.driver.load(shoe)
+
+    async def _await_cut(self) -> str | None:
+        """The cut: the first seated player (the lowest box) may supply the shoe's client seed within the
+        cut window, once the commitment is out; None: nobody sits, or nobody cut (the house's default)."""
+        if not self.seats.taken:
+            return None
+        cutter = self.cutter = self.seats.names()[min(self.seats.taken)]
+        self.cut_seed = None
+        self.phase = "cut"
+        self._set_timer(min(CUT_SECONDS, self.row.betting_seconds))
+        await self._publish({"type": "cut", "player": cutter, "closes_at": self.deadline_at})
+        try:
+            await self._serve_until(lambda: self.cut_seed is not None)
+        finally:
+            self.cutter = None
+        if self.cut_seed is not None:
+            await self._publish({"type": "cut_made", "player": cutter, "client_seed": self.cut_seed})
+        return self.cut_seed
+
+    async def _cut(self, command: Command) -> dict[str, Any]:
+        who = command.identity
+        if self.phase != "cut" or self.cutter is None:
+            raise Refused("there is no cut now: a player cuts once a new shoe's commitment is out (Art. 2.1; §5)")
+        if who.name != self.cutter:
+            raise Refused(f"the first seated player cuts (Art. 2.1): {self.cutter}, not {who.name}", 403)
+        seed = command.payload.get("client_seed")
+        if not isinstance(seed, str) or not 1 <= len(seed) <= 64 or not seed.isprintable():
+            raise Refused("cut: the client seed is 1-64 printable characters", 422)
+        self.cut_seed = seed
+        return {"cut": True, "client_seed": seed, "commitment": self.commitment}
 
     async def _end_shoe(self) -> None:
         if self.shoe_id is None:
@@ -401,6 +449,8 @@ class TableActor:
                 answer = await self._void(command)
             elif command.kind == "misdeal":
                 answer = await self._misdeal(command)
+            elif command.kind == "cut":
+                answer = await self._cut(command)
             elif command.kind == "sit":
                 answer = await self._sit(command)
             elif command.kind == "leave":
@@ -873,6 +923,7 @@ class TableActor:
             "round": None,
             "last_round": self.last_round,
             "seats": self.seats.document(),
+            "cutter": self.cutter,
         }
         if round_ is not None:
             document["round"] = {"id": self.round_id, "number": self.round_number + 1, **round_.view(viewer)}

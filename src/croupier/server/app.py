@@ -259,6 +259,10 @@ class SeatBody(BaseModel):
     box: int = Field(ge=1, le=7, description="The box (baccarat: the seat) to sit at")
 
 
+class CutBody(BaseModel):
+    client_seed: str = Field(min_length=1, max_length=64, description="The shoe's client seed (the cut, Art. 2.1)")
+
+
 class MatchingBody(BaseModel):
     box: int = Field(ge=1, le=7)
     match: bool = Field(description="Whether to match the decider's double or split on this box (Art. 13)")
@@ -550,6 +554,11 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     @app.delete("/api/tables/{table_id}/seats/{box}", tags=["play"])
     async def leave(table_id: TableId, box: Annotated[int, PathParam(ge=1, le=7)], identity: Me) -> dict[str, Any]:
         return await service.submit(table_id, Command("leave", identity, {"box": box}))
+
+    @app.post("/api/tables/{table_id}/cut", tags=["fairness"])
+    async def cut(table_id: TableId, body: CutBody, identity: Me) -> dict[str, Any]:
+        """The first seated player cuts a new shoe: its client seed, once the commitment is out (Art. 2.1)."""
+        return await service.submit(table_id, Command("cut", identity, body.model_dump()))
 
     @app.put("/api/tables/{table_id}/matching", tags=["play"])
     async def matching(table_id: TableId, body: MatchingBody, identity: Me) -> dict[str, Any]:
