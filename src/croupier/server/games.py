@@ -121,7 +121,7 @@ class BlackjackRound:
     ) -> dict[str, Decimal]:
         """Verify ``action`` for ``player`` and return the money each bettor must add before it is made:
         on a double or split, the decider's and every other bettor's who matches (Art. 13)."""
-        match = {"declined_by": declined_by} if declined_by else {}
+        match = {"declined_by": declined_by}
         kind = action.get("type")
         rd = self.round
         if kind == "insurance":
@@ -173,7 +173,7 @@ class BlackjackRound:
     def act(self, player: str, action: dict[str, Any], declined_by: frozenset[str] = NOBODY) -> None:
         kind = action.get("type")
         rd = self.round
-        match = {"declined_by": declined_by} if declined_by else {}
+        match = {"declined_by": declined_by}
         box, hand = self._target(action)
         if kind == "insurance":
             rd.insure(player, box, _amount(action.get("amount"), "insurance"))
@@ -379,7 +379,17 @@ def public_event(operation: op.Operation) -> dict[str, Any]:
             return {"type": "card", "box": o.box, "hand": o.hand, "face_up": False}
         return {"type": "card", "box": o.box, "hand": o.hand, "face_up": True, "card": str(o.card)}
     if isinstance(o, op.CardVoided):
-        return {"type": "card_voided", "card": str(o.card)}
+        return {"type": "card_voided", "card": str(o.card), "reason": o.reason}
+    if isinstance(o, op.CardMoved):
+        return {"type": "card_moved", "card": str(o.card), "box": o.to_box, "hand": o.hand, "from_box": o.from_box}
+    if isinstance(o, op.BetReturned):
+        return {
+            "type": "bet_returned",
+            "player": o.player,
+            "box": o.box,
+            "amount": format_amount(o.amount),
+            "reason": o.reason,
+        }
     if isinstance(o, op.HoleCardTurned):
         return {"type": "hole_card", "card": str(o.card)}
     if isinstance(o, op.CutCardOut):
@@ -396,6 +406,8 @@ def public_event(operation: op.Operation) -> dict[str, Any]:
         entry: dict[str, Any] = {"type": o.kind, "player": o.player, "box": o.box, "hand": o.hand}
         if o.amount is not None:
             entry["amount"] = format_amount(o.amount)
+        if o.declined_by:
+            entry["declined_by"] = list(o.declined_by)
         return entry
     if isinstance(o, op.HandStood):
         return {"type": "hand_stood", "box": o.box, "hand": o.hand, "reason": o.reason}
