@@ -22,14 +22,27 @@ card and no burn (Art. 2.3, 7.2).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
-from typing import Literal, TypeVar
+from typing import TypeVar
 
 from croupier.baccarat import tableau
+from croupier.baccarat.records import (
+    BetPlaced,
+    CardBurned,
+    CardDealt,
+    CoupResult,
+    CoupSettled,
+    CoupStarted,
+    CoupVoided,
+    CutCardOut,
+    FirstCardTurned,
+    Operation,
+    ShoeLoaded,
+    SqueezeHolderNamed,
+)
 from croupier.baccarat.rules import SPOTS, Rules, Spot
-from croupier.baccarat.settle import BetSettlement, CoupCards, net_by_player, settle_stakes
+from croupier.baccarat.settle import CoupCards, settle_stakes
 from croupier.baccarat.tableau import Side
 from croupier.cards import Card
 from croupier.errors import BetError, CroupierError, IllegalActionError, ShoeError
@@ -37,113 +50,27 @@ from croupier.money import ZERO, format_amount
 from croupier.rng import RandomSource, SystemRandom
 from croupier.shoe import Shoe, place_cut_card
 
-# --------------------------------------------------------------------------------------------------
-# records
-
-
-@dataclass(frozen=True, slots=True)
-class ShoeLoaded:
-    """A shoe is put in play: shuffled, stacked, or live (cards to come from a reader)."""
-
-    cards: int
-    cut_card: int | None
-    live: bool
-
-
-@dataclass(frozen=True, slots=True)
-class FirstCardTurned:
-    """Art. 2.1: the first card is turned face up and discarded; ``burns`` more follow (its value)."""
-
-    card: Card
-    burns: int
-
-
-@dataclass(frozen=True, slots=True)
-class CardBurned:
-    """A card set aside face down: at the shoe's start (Art. 2.1) or before a coup (Art. 8)."""
-
-    card: Card
-    when: Literal["shoe start", "coup"]
-
-
-@dataclass(frozen=True, slots=True)
-class BetPlaced:
-    player: str
-    spot: Spot
-    amount: Decimal
-
-
-@dataclass(frozen=True, slots=True)
-class CoupStarted:
-    """Betting closes and the coup begins (``demo``: a demonstration coup without bets, Art. 2.2)."""
-
-    coup: int
-    demo: bool
-
-
-@dataclass(frozen=True, slots=True)
-class SqueezeHolderNamed:
-    """Art. 16.2: the seated player with the largest bet on a side handles its cards (``None``: the dealer)."""
-
-    side: Side
-    player: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class CardDealt:
-    side: Side
-    card: Card
-
-
-@dataclass(frozen=True, slots=True)
-class CutCardOut:
-    """The cut card has come out, during coup ``coup`` (Art. 3.1 counts from that coup)."""
-
-    coup: int
-
-
-@dataclass(frozen=True, slots=True)
-class CoupVoided:
-    """Art. 10: a misdeal that cannot be corrected; the cards are discarded, the bets stand."""
-
-    coup: int
-    cards: tuple[Card, ...]
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class CoupResult:
-    """A settled coup: its cards, each stake's settlement, and whether the shoe ends with it."""
-
-    coup: int
-    demo: bool
-    cards: CoupCards
-    settlements: tuple[BetSettlement, ...]
-    last_coup: bool
-
-    @property
-    def net(self) -> dict[str, Decimal]:
-        return net_by_player(self.settlements)
-
-
-@dataclass(frozen=True, slots=True)
-class CoupSettled:
-    result: CoupResult
-
-
-Operation = (
-    ShoeLoaded
-    | FirstCardTurned
-    | CardBurned
-    | BetPlaced
-    | CoupStarted
-    | SqueezeHolderNamed
-    | CardDealt
-    | CutCardOut
-    | CoupVoided
-    | CoupSettled
-)
-
+__all__ = [
+    "ALL_AUTOMATIONS",
+    "SIDES",
+    "Automation",
+    "BaccaratTable",
+    "BetPlaced",
+    "CardBurned",
+    "CardDealt",
+    "CoupResult",
+    "CoupSettled",
+    "CoupStarted",
+    "CoupVoided",
+    "CutCardOut",
+    "FirstCardTurned",
+    "Operation",
+    "Phase",
+    "ShoeLoaded",
+    "ShoeSource",
+    "SqueezeHolderNamed",
+    "shuffled_shoes",
+]
 
 OperationT = TypeVar("OperationT", bound=Operation)
 
