@@ -7,6 +7,7 @@ vocabulary without the machine; :mod:`croupier.baccarat.state` re-exports every 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
@@ -15,6 +16,7 @@ from croupier.baccarat.rules import Spot
 from croupier.baccarat.settle import BetSettlement, CoupCards, net_by_player
 from croupier.baccarat.tableau import Side
 from croupier.cards import Card
+from croupier.money import ZERO
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +49,31 @@ class BetPlaced:
     player: str
     spot: Spot
     amount: Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class BetCarried:
+    """Art. 18 (``tie_bets = increase_only``): a player or banker bet that stood on a tie stays on its spot
+    for the next coup, where its bettor may add to it but never take it back or reduce it.
+
+    Recorded right after the tie's :class:`CoupSettled`, as the next coup's betting opens: the stake is
+    then part of :attr:`~croupier.baccarat.state.BaccaratTable.stakes` (and of
+    :attr:`~croupier.baccarat.state.BaccaratTable.carried_bets`) without being placed again.
+    """
+
+    player: str
+    spot: Spot
+    amount: Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class BetReturned:
+    """A stake handed back without being settled, and why (a bet standing after a tie when the shoe ends)."""
+
+    player: str
+    spot: Spot
+    amount: Decimal
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +126,23 @@ class CoupResult:
 
     @property
     def net(self) -> dict[str, Decimal]:
+        """Each bettor's gain over the coup (0 for a stake that stands for the next coup: it is settled there)."""
         return net_by_player(self.settlements)
+
+    @property
+    def staked(self) -> dict[str, Decimal]:
+        """Each bettor's stakes in this coup, those carried onto it from a tie included."""
+        return _by_player((s.player, s.stake) for s in self.settlements)
+
+    @property
+    def returned(self) -> dict[str, Decimal]:
+        """What goes back to each bettor now: ``staked + net - carried``."""
+        return _by_player((s.player, s.returned) for s in self.settlements)
+
+    @property
+    def carried(self) -> dict[str, Decimal]:
+        """Each bettor's stakes that stay on the table for the next coup (Art. 18, ``increase_only``), if any."""
+        return _by_player((s.player, s.carried) for s in self.settlements if s.outcome == "stand")
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +155,8 @@ Operation = (
     | FirstCardTurned
     | CardBurned
     | BetPlaced
+    | BetCarried
+    | BetReturned
     | CoupStarted
     | SqueezeHolderNamed
     | CardDealt
@@ -119,3 +164,10 @@ Operation = (
     | CoupVoided
     | CoupSettled
 )
+
+
+def _by_player(amounts: Iterable[tuple[str, Decimal]]) -> dict[str, Decimal]:
+    totals: dict[str, Decimal] = {}
+    for player, amount in amounts:
+        totals[player] = totals.get(player, ZERO) + amount
+    return totals

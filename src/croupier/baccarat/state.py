@@ -22,13 +22,16 @@ card and no burn (Art. 2.3, 7.2).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
+from dataclasses import replace
 from decimal import Decimal
 from enum import Enum
 from typing import TypeVar
 
 from croupier.baccarat import tableau
 from croupier.baccarat.records import (
+    BetCarried,
     BetPlaced,
+    BetReturned,
     CardBurned,
     CardDealt,
     CoupResult,
@@ -55,7 +58,9 @@ __all__ = [
     "SIDES",
     "Automation",
     "BaccaratTable",
+    "BetCarried",
     "BetPlaced",
+    "BetReturned",
     "CardBurned",
     "CardDealt",
     "CoupResult",
@@ -73,6 +78,9 @@ __all__ = [
 ]
 
 OperationT = TypeVar("OperationT", bound=Operation)
+
+SHOE_ENDED_AFTER_TIE = "the shoe ended with the bet standing after a tie (Art. 18)"
+"""Why a bet carried under ``tie_bets = increase_only`` is handed back (RULES.md is silent; docs/baccarat.md)."""
 
 SIDES: tuple[Side, ...] = ("player", "banker")
 
@@ -154,6 +162,7 @@ class BaccaratTable:
         self._cut_card_coup: int | None = None
         self._stakes: dict[tuple[str, Spot], Decimal] = {}
         self._standing: dict[tuple[str, Spot], Decimal] = {}
+        self._carried: dict[tuple[str, Spot], Decimal] = {}
         self._player_cards: list[Card] = []
         self._banker_cards: list[Card] = []
         self._automating = False
@@ -190,13 +199,26 @@ class BaccaratTable:
 
     @property
     def stakes(self) -> dict[tuple[str, Spot], Decimal]:
-        """Each player's stake on each spot for the coming or current coup, in the order first bet."""
+        """Each player's stake on each spot for the coming or current coup, in the order first bet (a stake carried
+        from a tie, :attr:`carried_bets`, included)."""
         return dict(self._stakes)
 
     @property
     def standing_bets(self) -> dict[tuple[str, Spot], Decimal]:
-        """Player and banker stakes of the last coup, if it was a tie (Art. 12, 18)."""
+        """Under ``tie_bets = push``: the player and banker stakes of the last coup, if it was a tie. They were
+        returned (Art. 12: the bettor may take them back, keep them by betting them again, or change them).
+
+        Under ``increase_only`` this is empty: those bets were not returned but carried (:attr:`carried_bets`).
+        """
         return dict(self._standing)
+
+    @property
+    def carried_bets(self) -> dict[tuple[str, Spot], Decimal]:
+        """The player and banker stakes that stood on the last coup's tie and stay on their spots for the coming
+        coup (Art. 18, ``tie_bets = increase_only``): already part of :attr:`stakes`, each recorded as a
+        :class:`BetCarried`. Their bettors may add to them (:meth:`place_bet` on the same spot adds up) but never
+        take them back or reduce them: the engine has no operation that would."""
+        return dict(self._carried)
 
     @property
     def player_cards(self) -> tuple[Card, ...]:
@@ -418,15 +440,6 @@ class BaccaratTable:
             if self._stakes:
                 return BetError(f"a demonstration coup takes no bets (Art. 2.2); {len(self._stakes)} stake(s) placed")
             return None
-        if rules.tie_bets == "increase_only":
-            for (player, spot), standing in self._standing.items():
-                stake = self._stakes.get((player, spot), ZERO)
-                if stake < standing:
-                    return BetError(
-                        f"{rules.preset} (tie_bets = increase_only) lets a bet that stood on a tie only be "
-                        f"increased (Art. 18): {player}'s {spot} bet of {format_amount(standing)} may not be "
-                        f"cancelled or reduced; this coup holds {format_amount(stake)}"
-                    )
         return None
 
     def verify_start_coup(self, demo: bool = False) -> None:
@@ -448,6 +461,7 @@ class BaccaratTable:
         else:
             self._betting_coups += 1
             self._standing = {}
+            self._carried = {}
         if not self.rules.automatic_shuffler and self._coup >= 2:
             self._coup_burns = self.rules.burn_each_coup  # Art. 8: from the second coup on
         self.phase = Phase.DEALING
@@ -523,19 +537,42 @@ class BaccaratTable:
         return self._why_not_settle_coup() is None
 
     def settle_coup(self) -> CoupSettled:
-        """Pay and collect every stake (Art. 12, 17, 18); the shoe ends after its last coup (Art. 3.1)."""
+        """Pay and collect every stake (Art. 12, 17, 18); the shoe ends after its last coup (Art. 3.1).
+
+        On a tie under ``tie_bets = increase_only`` (Art. 18) the player and banker stakes are neither paid nor
+        returned: they settle as ``stand`` (gain 0) and stay on their spots for the next coup, each recorded as a
+        :class:`BetCarried` right after :class:`CoupSettled`. Where the tie is the last coup of a dealt shoe
+        (Art. 3.1), there is no next coup in it: the stakes are returned (``push``), each recorded as a
+        :class:`BetReturned` with the reason. With an automatic shuffler every coup is its own shuffle but the
+        table plays on, so the stakes are carried to the next coup's shuffle.
+        """
         self.verify_settle_coup()
         self._note_cut_card()
         cards = CoupCards(tuple(self._player_cards), tuple(self._banker_cards))
         stakes = [(player, spot, amount) for (player, spot), amount in self._stakes.items()]
         settlements = settle_stakes(self.rules, cards, stakes)
-        result = CoupResult(self._coup, self._demo, cards, settlements, self._is_last_coup())
-        if cards.winner == "tie" and not self._demo:
-            self._standing = {key: amount for key, amount in self._stakes.items() if key[1] in ("player", "banker")}
-        self._stakes = {}
+        last_coup = self._is_last_coup()
+        tie = cards.winner == "tie" and not self._demo
+        tied = {key: amount for key, amount in self._stakes.items() if tie and key[1] in SIDES}
+        carry = self.rules.tie_bets == "increase_only" and bool(tied)
+        keep = carry and (not last_coup or self.rules.automatic_shuffler)
+        if keep:
+            settlements = tuple(replace(s, outcome="stand") if (s.player, s.spot) in tied else s for s in settlements)
+        result = CoupResult(self._coup, self._demo, cards, settlements, last_coup)
+        self._standing = {} if carry else tied
+        self._stakes = dict(tied) if keep else {}
+        self._carried = dict(tied) if keep else {}
         self._results.append(result)
-        self.phase = Phase.AWAITING_SHOE if result.last_coup else Phase.BETTING
-        return self._record(CoupSettled(result))
+        self.phase = Phase.AWAITING_SHOE if last_coup else Phase.BETTING
+        record = CoupSettled(result)
+        self._operations.append(record)
+        for (player, spot), amount in tied.items():
+            if keep:
+                self._operations.append(BetCarried(player, spot, amount))
+            elif carry:
+                self._operations.append(BetReturned(player, spot, amount, SHOE_ENDED_AFTER_TIE))
+        self._automate()
+        return record
 
     def _is_last_coup(self) -> bool:
         if self.rules.automatic_shuffler:
