@@ -46,9 +46,27 @@ class CardBurned:
 
 @dataclass(frozen=True, slots=True)
 class BetPlaced:
+    """A bet; ``seat``: the seat whose spot it lies on (the one the bet named, else the bettor's own; Art. 15),
+    ``None`` where it names none and the bettor is not seated."""
+
     player: str
     spot: Spot
     amount: Decimal
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSeated:
+    """A player takes a seat (Art. 15: its spot is reserved for them; Art. 16: the squeeze counts them)."""
+
+    player: str
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeftSeat:
+    player: str
+    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +173,8 @@ Operation = (
     | FirstCardTurned
     | CardBurned
     | BetPlaced
+    | PlayerSeated
+    | PlayerLeftSeat
     | BetCarried
     | BetReturned
     | CoupStarted

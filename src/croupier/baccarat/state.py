@@ -41,10 +41,13 @@ from croupier.baccarat.records import (
     CutCardOut,
     FirstCardTurned,
     Operation,
+    PlayerLeftSeat,
+    PlayerSeated,
     ShoeLoaded,
     SqueezeHolderNamed,
 )
 from croupier.baccarat.rules import SPOTS, Rules, Spot
+from croupier.baccarat.seats import DEFAULT_SEATS, Seats
 from croupier.baccarat.settle import CoupCards, settle_stakes
 from croupier.baccarat.tableau import Side
 from croupier.cards import Card
@@ -71,6 +74,8 @@ __all__ = [
     "FirstCardTurned",
     "Operation",
     "Phase",
+    "PlayerLeftSeat",
+    "PlayerSeated",
     "ShoeLoaded",
     "ShoeSource",
     "SqueezeHolderNamed",
@@ -144,8 +149,10 @@ class BaccaratTable:
         *,
         shoe_source: ShoeSource | None = None,
         automations: Collection[Automation] = ALL_AUTOMATIONS,
+        seats: int = DEFAULT_SEATS,
     ) -> None:
         self.rules = rules
+        self._seats = Seats(seats)
         self.automations = frozenset(automations)
         self.shoe_source = shoe_source
         self.shoe: Shoe | None = None
@@ -219,6 +226,16 @@ class BaccaratTable:
         :class:`BetCarried`. Their bettors may add to them (:meth:`place_bet` on the same spot adds up) but never
         take them back or reduce them: the engine has no operation that would."""
         return dict(self._carried)
+
+    @property
+    def seats(self) -> int:
+        """How many seats the table has (Art. 1(5): seven or more; 7 by default)."""
+        return self._seats.count
+
+    @property
+    def seated(self) -> dict[int, str]:
+        """Each occupied seat and its player (Art. 15, 16)."""
+        return self._seats.occupied
 
     @property
     def player_cards(self) -> tuple[Card, ...]:
@@ -365,12 +382,17 @@ class BaccaratTable:
         self._note_cut_card()
 
     # bets ---------------------------------------------------------------------------------------
-    def _why_not_place_bet(self, player: str, spot: str, amount: Decimal) -> CroupierError | None:
+    def _why_not_place_bet(
+        self, player: str, spot: str, amount: Decimal, seat: int | None = None
+    ) -> CroupierError | None:
         rules = self.rules
         if self.phase is not Phase.BETTING:
             return IllegalActionError(f"bets are not taken now ({self.phase.value})")
         if not player:
             return BetError("a bet needs a player's name")
+        seat_error = self._seats.why_not_bet_on(player, seat)
+        if seat_error is not None:
+            return seat_error
         if spot not in SPOTS:
             return BetError(f"unknown spot {spot!r}; the spots are {', '.join(rules.spots)} (Art. 13)")
         if spot not in rules.spots:
@@ -401,18 +423,52 @@ class BaccaratTable:
                 )
         return None
 
-    def verify_place_bet(self, player: str, spot: str, amount: Decimal) -> None:
-        _raise(self._why_not_place_bet(player, spot, amount))
+    def verify_place_bet(self, player: str, spot: str, amount: Decimal, seat: int | None = None) -> None:
+        _raise(self._why_not_place_bet(player, spot, amount, seat))
 
-    def can_place_bet(self, player: str, spot: str, amount: Decimal) -> bool:
-        return self._why_not_place_bet(player, spot, amount) is None
+    def can_place_bet(self, player: str, spot: str, amount: Decimal, seat: int | None = None) -> bool:
+        return self._why_not_place_bet(player, spot, amount, seat) is None
 
-    def place_bet(self, player: str, spot: Spot, amount: Decimal) -> BetPlaced:
-        """Put ``amount`` on ``spot`` for ``player``; two bets of one player on one spot add up."""
-        self.verify_place_bet(player, spot, amount)
+    def place_bet(self, player: str, spot: Spot, amount: Decimal, seat: int | None = None) -> BetPlaced:
+        """Put ``amount`` on ``spot`` for ``player``; two bets of one player on one spot add up.
+
+        ``seat``: the seat whose spot the chips go on; a seat another player occupies is refused (Art. 15).
+        Without it a seated player bets on their own seat's spot; the record names the seat either way.
+        """
+        self.verify_place_bet(player, spot, amount, seat)
         key = (player, spot)
         self._stakes[key] = self._stakes.get(key, ZERO) + amount
-        return self._record(BetPlaced(player, spot, amount))
+        return self._record(BetPlaced(player, spot, amount, self._seats.spot_of(player, seat)))
+
+    # seats ----------------------------------------------------------------------------------------
+    def _why_not_change_seats(self) -> CroupierError | None:
+        if self.phase in (Phase.DEALING, Phase.SETTLING):
+            return IllegalActionError(f"players take or leave seats between coups, not now ({self.phase.value})")
+        return None
+
+    def verify_sit(self, player: str, seat: int) -> None:
+        _raise(self._why_not_change_seats() or self._seats.why_not_sit(player, seat))
+
+    def can_sit(self, player: str, seat: int) -> bool:
+        return (self._why_not_change_seats() or self._seats.why_not_sit(player, seat)) is None
+
+    def sit(self, player: str, seat: int) -> PlayerSeated:
+        """``player`` takes ``seat`` (1 … :attr:`seats`): its spot is theirs (Art. 15), the squeeze counts them
+        (Art. 16). Between coups only; one seat each."""
+        self.verify_sit(player, seat)
+        self._seats.sit(player, seat)
+        return self._record(PlayerSeated(player, seat))
+
+    def verify_leave_seat(self, player: str) -> None:
+        _raise(self._why_not_change_seats() or self._seats.why_not_leave(player))
+
+    def can_leave_seat(self, player: str) -> bool:
+        return (self._why_not_change_seats() or self._seats.why_not_leave(player)) is None
+
+    def leave_seat(self, player: str) -> PlayerLeftSeat:
+        """``player`` gives up their seat (between coups); bets already placed stay where they are."""
+        self.verify_leave_seat(player)
+        return self._record(PlayerLeftSeat(player, self._seats.leave(player)))
 
     # the coup -----------------------------------------------------------------------------------
     def _why_not_start_coup(self, demo: bool) -> CroupierError | None:
@@ -451,7 +507,8 @@ class BaccaratTable:
     def start_coup(self, demo: bool = False, seated: Collection[str] | None = None) -> CoupStarted:
         """Close betting and begin a coup (``demo``: without bets, Art. 2.2).
 
-        ``seated``: the players seated at the table, for the squeeze (Art. 16); ``None``: every bettor.
+        ``seated``: the players seated at the table, for the squeeze (Art. 16.2); ``None``: those in
+        :attr:`seated` (:meth:`sit`), or every bettor where nobody sits.
         """
         self.verify_start_coup(demo)
         self._coup += 1
@@ -476,6 +533,8 @@ class BaccaratTable:
 
     def _squeeze_holder(self, side: Side, seated: Collection[str] | None) -> str | None:
         """Art. 16.2: the seated player with the largest bet on ``side``; on equal bets, the first to bet."""
+        if seated is None and self._seats.occupied:
+            seated = self._seats.players
         holder, largest = None, ZERO
         for (player, spot), amount in self._stakes.items():
             if spot == side and (seated is None or player in seated) and amount > largest:
