@@ -124,6 +124,29 @@ class CutCardOut:
 
 
 @dataclass(frozen=True, slots=True)
+class CardMoved:
+    """Art. 10, a misdeal corrected: ``card``, which the engine dealt to ``side`` in coup ``coup`` as the tableau
+    calls for (Art. 7, 9), was put on the other side of the layout by the dealer and is moved back to ``side``.
+
+    The engine's own state never holds a card on the wrong side (it assigns every card as it is drawn), so
+    the correction changes nothing but the record: the layout is made to match the deal.
+    """
+
+    coup: int
+    card: Card
+    side: Side
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeEnded:
+    """The shoe is taken out of play before its last coup (Art. 3.2: after any coup; or after a void, Art. 10);
+    every stake still on the layout is returned (:class:`BetReturned`)."""
+
+    coup: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class CoupVoided:
     """Art. 10: a misdeal that cannot be corrected; the cards are discarded, the bets stand."""
 
@@ -181,6 +204,8 @@ Operation = (
     | SqueezeHolderNamed
     | CardDealt
     | CutCardOut
+    | CardMoved
+    | ShoeEnded
     | CoupVoided
     | CoupSettled
 )

@@ -15,7 +15,10 @@ demonstration coups without bets (Art. 2.2), then coups: bets (Art. 13-15, 18), 
 (Art. 8), the deal and the tableau (Art. 7, 9), the settlement (Art. 11, 12, 17, 18). The coup in
 which the cut card comes out is the last, or is followed by one more (Art. 3.1). A misdeal that
 cannot be corrected voids the coup: its cards are discarded, the bets stand, the coup is dealt
-again (Art. 10). With an automatic shuffler each coup is dealt from a fresh shuffle, with no cut
+again (Art. 10); a card the dealer put on the wrong side is corrected by moving it back to the side
+the tableau dealt it to (``move_card``: a record, the engine's deal being right by construction).
+A shoe may be ended between coups or instead of a redeal (``end_shoe``, Art. 3.2): the bets on the
+layout are returned. With an automatic shuffler each coup is dealt from a fresh shuffle, with no cut
 card and no burn (Art. 2.3, 7.2).
 """
 
@@ -34,6 +37,7 @@ from croupier.baccarat.records import (
     BetReturned,
     CardBurned,
     CardDealt,
+    CardMoved,
     CoupResult,
     CoupSettled,
     CoupStarted,
@@ -43,6 +47,7 @@ from croupier.baccarat.records import (
     Operation,
     PlayerLeftSeat,
     PlayerSeated,
+    ShoeEnded,
     ShoeLoaded,
     SqueezeHolderNamed,
 )
@@ -66,6 +71,7 @@ __all__ = [
     "BetReturned",
     "CardBurned",
     "CardDealt",
+    "CardMoved",
     "CoupResult",
     "CoupSettled",
     "CoupStarted",
@@ -76,6 +82,7 @@ __all__ = [
     "Phase",
     "PlayerLeftSeat",
     "PlayerSeated",
+    "ShoeEnded",
     "ShoeLoaded",
     "ShoeSource",
     "SqueezeHolderNamed",
@@ -577,12 +584,72 @@ class BaccaratTable:
         return self._why_not_void_coup() is None
 
     def void_coup(self, reason: str = "misdeal") -> CoupVoided:
-        """Art. 10: a misdeal that cannot be corrected voids the coup; its cards are discarded, bets stand."""
+        """Art. 10: a misdeal that cannot be corrected voids the coup; its cards are discarded, bets stand.
+
+        The shoe stays in play (a live shoe too) and the same coup is dealt again from the next cards, with no
+        further burn: the table is back in :attr:`Phase.DEALING` with every stake in place. A live table waits for
+        the dealer's next card (:meth:`supply`). Where the shoe cannot go on, :meth:`end_shoe` returns the bets.
+        """
         self.verify_void_coup()
         dealt = tuple(_interleave(self._player_cards, self._banker_cards))
         self._player_cards, self._banker_cards = [], []
         self.phase = Phase.DEALING
         return self._record(CoupVoided(self._coup, dealt, reason))
+
+    def _why_not_move_card(self, card: Card, side: str) -> CroupierError | None:
+        if side not in SIDES:
+            return IllegalActionError(f"a card goes to the player or the banker, not {side!r}")
+        held = self._player_cards if side == "player" else self._banker_cards
+        if card not in held:
+            shown = " ".join(str(c) for c in held) or "no card"
+            return IllegalActionError(
+                f"{card} was not dealt to the {side} in coup {self._coup}, the coup on the table: the {side} holds "
+                f"{shown} (Art. 10)"
+            )
+        return None
+
+    def verify_move_card(self, card: Card, side: str) -> None:
+        _raise(self._why_not_move_card(card, side))
+
+    def can_move_card(self, card: Card, side: str) -> bool:
+        return self._why_not_move_card(card, side) is None
+
+    def move_card(self, card: Card, side: Side) -> CardMoved:
+        """Art. 10, a misdeal corrected: the dealer put ``card`` on the wrong side; it goes back to ``side``, the
+        side the tableau dealt it to in the coup on the table (the one being dealt, or the one just settled
+        until the next begins). A record only: the engine dealt it there (:class:`CardMoved`)."""
+        self.verify_move_card(card, side)
+        return self._record(CardMoved(self._coup, card, side))
+
+    def _why_not_end_shoe(self) -> CroupierError | None:
+        dealing = self.phase is Phase.DEALING and not (self._player_cards or self._banker_cards)
+        if self.shoe is None or not (self.phase in (Phase.BETTING, Phase.SHOE_START) or dealing):
+            return IllegalActionError(
+                f"a shoe ends between coups, or once a voided coup's cards are gone (Art. 3.2, 10); not now "
+                f"({self.phase.value})"
+            )
+        return None
+
+    def verify_end_shoe(self) -> None:
+        _raise(self._why_not_end_shoe())
+
+    def can_end_shoe(self) -> bool:
+        return self._why_not_end_shoe() is None
+
+    def end_shoe(self, reason: str) -> ShoeEnded:
+        """Take the shoe out of play before its last coup: between coups (Art. 3.2), or instead of redealing a
+        voided coup (Art. 10). Every stake on the layout (carried ones included) is returned, each recorded as a
+        :class:`BetReturned` with ``reason``; the table then awaits a new shoe (:meth:`load_shoe`)."""
+        self.verify_end_shoe()
+        stakes, self._stakes, self._carried = self._stakes, {}, {}
+        self._coup_burns = 0
+        self.phase = Phase.AWAITING_SHOE
+        record = ShoeEnded(self._coup, reason)
+        self._operations.append(record)
+        for (player, spot), amount in stakes.items():
+            self._operations.append(BetReturned(player, spot, amount, reason))
+        self._automate()
+        return record
 
     def _why_not_settle_coup(self) -> CroupierError | None:
         if self.phase is not Phase.SETTLING:
