@@ -106,8 +106,8 @@ def test_end_shoe_after_a_void_returns_the_bets_and_takes_a_new_shoe_art_3_2_10(
         "ana", "banker", Decimal(100), "the shoe is changed after a misdeal (Art. 3.2, 10)"
     )
     assert table.phase is Phase.AWAITING_SHOE and table.stakes == {}
-    table.load_shoe(Shoe.live(8))
-    assert table.phase is Phase.SHOE_START and table.coup == 0
+    loaded = table.load_shoe(Shoe.live(8))
+    assert loaded.live and table.coup == 0 and table.phase.name == "SHOE_START"  # its start burns come first
 
 
 def test_end_shoe_between_coups_returns_a_carried_bet_art_3_2_18() -> None:
@@ -118,7 +118,10 @@ def test_end_shoe_between_coups_returns_a_carried_bet_art_3_2_18() -> None:
     table.place_bet("bo", "tie", Decimal(5))
     table.end_shoe("the players ask for a new shoe (Art. 3.2)")
     returned = [op for op in table.operations if isinstance(op, BetReturned)]
-    assert [(op.player, op.spot, op.amount) for op in returned] == [("ana", "banker", 100), ("bo", "tie", 5)]
+    assert [(op.player, op.spot, op.amount) for op in returned] == [
+        ("ana", "banker", Decimal(100)),
+        ("bo", "tie", Decimal(5)),
+    ]
     assert table.carried_bets == {} and table.stakes == {}
 
 

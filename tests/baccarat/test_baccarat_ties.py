@@ -110,7 +110,7 @@ def test_tie_bets_push_returns_them_and_carries_nothing_art_12() -> None:
     table.place_bet("ana", "banker", Decimal(100))
     table.start_coup()
     tie = table.results[-1]
-    assert [(s.outcome, s.returned) for s in tie.settlements] == [("push", 100)]
+    assert [(s.outcome, s.returned) for s in tie.settlements] == [("push", Decimal(100))]
     assert tie.carried == {} and table.carried_bets == {} and table.stakes == {}
     assert table.standing_bets == {("ana", "banker"): Decimal(100)}
     assert not any(isinstance(op, BetCarried | BetReturned) for op in table.operations)
@@ -123,7 +123,7 @@ def test_a_tie_in_the_shoes_last_coup_returns_the_bets_art_3_1_18() -> None:
     table.start_coup()
     tie = table.results[-1]
     assert tie.last_coup and table.phase is Phase.AWAITING_SHOE
-    assert [(s.outcome, s.returned) for s in tie.settlements] == [("push", 100)]
+    assert [(s.outcome, s.returned) for s in tie.settlements] == [("push", Decimal(100))]
     assert table.operations[-1] == BetReturned("ana", "banker", Decimal(100), SHOE_ENDED_AFTER_TIE)
     assert SHOE_ENDED_AFTER_TIE == "the shoe ended with the bet standing after a tie (Art. 18)"
     assert table.carried_bets == {} and table.stakes == {}
