@@ -84,14 +84,14 @@ CASES: dict[str, tuple[dict[str, Any], str]] = {
         baccarat_doc(STAND, [{"bets": [_bet("ana", "banker", "ten")]}]),
         "round 1, bet 1 (ana, banker ten): amount 'ten' is not a decimal number",
     ),
-    "a tie bet reduced under increase_only (Art. 18)": (
+    "a bet carried from a tie increased off the minimum's multiple (Art. 18)": (
         baccarat_doc(
             ["AH", "2H", "7S", "7D", "KS", "QD", "6S", "7D", "KS", "QD"],
-            [{"bets": [_bet("ana", "banker", 100)]}, {"bets": [_bet("ana", "player", 100)]}],
-            overrides={"tie_bets": "increase_only"},
+            [{"bets": [_bet("ana", "banker", 100)]}, {"bets": [_bet("ana", "banker", 50)]}],
+            overrides={"tie_bets": "increase_only", "min_bet": 100},
         ),
-        "round 2: macau (tie_bets = increase_only) lets a bet that stood on a tie only be increased (Art. 18): "
-        "ana's banker bet of 100 may not be cancelled or reduced; this coup holds 0",
+        "round 2, bet 1 (ana, banker 50): macau banker bets must be a multiple of the minimum 100 (Art. 18); "
+        "this bet makes ana's banker stake 150",
     ),
     "the shoe too short": (
         baccarat_doc(MANY[:12], [{"bets": []}] * 3),

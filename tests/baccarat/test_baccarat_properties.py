@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from croupier.baccarat.rules import Rules, Spot
 from croupier.baccarat.state import (
     BaccaratTable,
+    BetCarried,
     BetPlaced,
     CardBurned,
     CardDealt,
@@ -32,8 +33,14 @@ from .helpers import replay_doc, rules
 PLAYERS = ("ana", "bo", "cy")
 
 rule_sets = st.builds(
-    lambda commission, lucky, at_cut, burn, burn_each, decks: rules(
-        commission=commission, lucky_6=lucky, at_cut_card=at_cut, burn=burn, burn_each_coup=burn_each, decks=decks
+    lambda commission, lucky, at_cut, burn, burn_each, decks, tie_bets: rules(
+        commission=commission,
+        lucky_6=lucky,
+        at_cut_card=at_cut,
+        burn=burn,
+        burn_each_coup=burn_each,
+        decks=decks,
+        tie_bets=tie_bets,
     ),
     st.sampled_from(["5pct", "none_super6"]),
     st.booleans(),
@@ -41,6 +48,7 @@ rule_sets = st.builds(
     st.sampled_from(["first_card_value", "decks", 3]),
     st.integers(0, 1),
     st.sampled_from([6, 8]),
+    st.sampled_from(["push", "increase_only"]),
 )
 amounts = st.integers(1, 50_000).map(lambda cents: Decimal(cents).scaleb(-2))
 
@@ -109,15 +117,18 @@ def test_cards_and_money_conserved_and_replay_equals_engine(
             chips[op.player] = chips.get(op.player, ZERO) - op.amount
             house += op.amount
             placed += op.amount
+        elif isinstance(op, BetCarried):  # Art. 18: it stays in play for the next coup, not paid back
+            placed += op.amount
         elif isinstance(op, CoupSettled):
             assert sum((s.stake for s in op.result.settlements), ZERO) == placed
             placed = ZERO
             for s in op.result.settlements:
                 assert s.returned >= 0
-                assert s.gain > 0 if s.outcome == "win" else s.gain == (ZERO if s.outcome == "push" else -s.stake)
+                assert s.gain > 0 if s.outcome == "win" else s.gain == (-s.stake if s.outcome == "lose" else ZERO)
                 chips[s.player] += s.returned
                 house -= s.returned
             assert sum(chips.values(), ZERO) + house == 0
+    assert placed == ZERO  # no bet is left on the table when the shoe ends (a carried one is returned)
     net = {p: sum((r.net.get(p, ZERO) for r in settled), ZERO) for p in chips}
     assert net == chips
 

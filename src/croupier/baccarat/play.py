@@ -120,10 +120,8 @@ class Session:
 
     def _take_bets(self) -> None:
         table = self.table
-        for (player, spot), amount in table.standing_bets.items():
-            missing = amount - table.stakes.get((player, spot), ZERO)
-            if self.rules.tie_bets == "increase_only" and player == YOU and missing > 0:
-                table.place_bet(YOU, spot, missing)
+        for (player, spot), amount in table.carried_bets.items():
+            if player == YOU:
                 self.console.print(
                     f"Your {SPOT_LABELS[spot]} bet of {format_amount(amount)} stands after the tie: it may be "
                     "increased, not reduced (Art. 18)."

@@ -10,6 +10,11 @@ at the table for the squeeze (Art. 16; default every bettor), and ``misdeal_afte
 found after that many cards of the coup were dealt, which voids the coup (Art. 10). With an
 automatic shuffler (Art. 2.3, 7.2) every coup is dealt from its own shuffle: ``shoe`` is then a list
 of orders, one per coup (a single flat list is the first coup's).
+
+Under ``tie_bets = increase_only`` (Art. 18) a round after a tie starts with the tied player and
+banker bets already on their spots: the round's ``bets`` add to them (never re-list them). The tie
+round's output shows those stakes with outcome ``stand`` and lists them under ``carried``; a tie in
+the shoe's last round returns them instead (``returned``, with the reason).
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ from croupier.baccarat.rules import Rules, Spot
 from croupier.baccarat.state import (
     Automation,
     BaccaratTable,
+    BetCarried,
+    BetReturned,
     CardBurned,
     CoupResult,
     CoupVoided,
@@ -271,7 +278,17 @@ def round_document(result: CoupResult, operations: tuple[Operation, ...] = ()) -
     voided = [[str(card) for card in op.cards] for op in operations if isinstance(op, CoupVoided)]
     if voided:
         document["voided"] = voided
+    carried = [_bet_line(op) for op in operations if isinstance(op, BetCarried)]
+    if carried:
+        document["carried"] = carried
+    returned = [{**_bet_line(op), "reason": op.reason} for op in operations if isinstance(op, BetReturned)]
+    if returned:
+        document["returned"] = returned
     return document
+
+
+def _bet_line(op: BetCarried | BetReturned) -> dict[str, Any]:
+    return {"player": op.player, "on": op.spot, "amount": format_amount(op.amount)}
 
 
 def render_baccarat(result: Mapping[str, Any]) -> str:
@@ -294,6 +311,10 @@ def render_baccarat(result: Mapping[str, Any]) -> str:
         lines.append(f"  {outcome}" + (f" ({', '.join(m.replace('_', ' ') for m in marks)})" if marks else ""))
         for bet in coup.get("bets", []):
             lines.append(f"    {bet['player']}: {bet['on']} {bet['stake']} {bet['outcome']} {_signed(bet['net'])}")
+        for bet in coup.get("carried", []):
+            lines.append(f"    {bet['player']}'s {bet['on']} bet of {bet['amount']} stays for the next round (Art. 18)")
+        for bet in coup.get("returned", []):
+            lines.append(f"    {bet['player']}'s {bet['on']} bet of {bet['amount']} returned: {bet['reason']}")
         if coup["net"]:
             lines.append("  net: " + ", ".join(f"{p} {_signed(v)}" for p, v in coup["net"].items()))
         if coup.get("cut_card_out"):

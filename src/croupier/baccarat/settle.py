@@ -24,7 +24,10 @@ from croupier.baccarat.tableau import Winner
 from croupier.cards import Card
 from croupier.money import ZERO
 
-Outcome = Literal["win", "lose", "push"]
+Outcome = Literal["win", "lose", "push", "stand"]
+"""``push``: returned on a tie (Art. 12). ``stand``: a player or banker bet on a tie under
+``tie_bets = increase_only`` (Art. 18): neither won nor lost nor handed back; it stays on its spot
+for the next coup (:class:`~croupier.baccarat.records.BetCarried`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,12 +75,18 @@ class BetSettlement:
     stake: Decimal
     outcome: Outcome
     gain: Decimal
-    """The player's gain on this stake: the amount won, 0 when returned, minus the stake when lost."""
+    """The player's gain on this stake: the amount won, 0 when returned or standing, minus the stake when lost."""
 
     @property
     def returned(self) -> Decimal:
-        """What goes back to the player: stake and winnings, the stake on a push, nothing on a loss."""
-        return self.stake + self.gain
+        """What goes back to the player now: stake and winnings, the stake on a push, nothing on a loss, and
+        nothing on a stake that stands for the next coup (it stays on the table: :attr:`carried`)."""
+        return ZERO if self.outcome == "stand" else self.stake + self.gain
+
+    @property
+    def carried(self) -> Decimal:
+        """The stake that stays on its spot for the next coup (Art. 18, ``increase_only``), else 0."""
+        return self.stake if self.outcome == "stand" else ZERO
 
 
 def settle_bet(rules: Rules, spot: Spot, stake: Decimal, cards: CoupCards) -> tuple[Outcome, Decimal]:

@@ -15,21 +15,45 @@ demonstration coups without bets (Art. 2.2), then coups: bets (Art. 13-15, 18), 
 (Art. 8), the deal and the tableau (Art. 7, 9), the settlement (Art. 11, 12, 17, 18). The coup in
 which the cut card comes out is the last, or is followed by one more (Art. 3.1). A misdeal that
 cannot be corrected voids the coup: its cards are discarded, the bets stand, the coup is dealt
-again (Art. 10). With an automatic shuffler each coup is dealt from a fresh shuffle, with no cut
+again (Art. 10); a card the dealer put on the wrong side is corrected by moving it back to the side
+the tableau dealt it to (``move_card``: a record, the engine's deal being right by construction).
+A shoe may be ended between coups or instead of a redeal (``end_shoe``, Art. 3.2): the bets on the
+layout are returned. With an automatic shuffler each coup is dealt from a fresh shuffle, with no cut
 card and no burn (Art. 2.3, 7.2).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import replace
 from decimal import Decimal
 from enum import Enum
-from typing import Literal, TypeVar
+from typing import TypeVar
 
 from croupier.baccarat import tableau
+from croupier.baccarat.records import (
+    BetCarried,
+    BetPlaced,
+    BetReturned,
+    CardBurned,
+    CardDealt,
+    CardMoved,
+    CoupResult,
+    CoupSettled,
+    CoupStarted,
+    CoupVoided,
+    CutCardOut,
+    FirstCardTurned,
+    Operation,
+    PlayerLeftSeat,
+    PlayerSeated,
+    ShoeEnded,
+    ShoeLoaded,
+    SqueezeHolderNamed,
+)
 from croupier.baccarat.rules import SPOTS, Rules, Spot
-from croupier.baccarat.settle import BetSettlement, CoupCards, net_by_player, settle_stakes
+from croupier.baccarat.seats import DEFAULT_SEATS, Seats
+from croupier.baccarat.settle import CoupCards, settle_stakes
 from croupier.baccarat.tableau import Side
 from croupier.cards import Card
 from croupier.errors import BetError, CroupierError, IllegalActionError, ShoeError
@@ -37,115 +61,38 @@ from croupier.money import ZERO, format_amount
 from croupier.rng import RandomSource, SystemRandom
 from croupier.shoe import Shoe, place_cut_card
 
-# --------------------------------------------------------------------------------------------------
-# records
-
-
-@dataclass(frozen=True, slots=True)
-class ShoeLoaded:
-    """A shoe is put in play: shuffled, stacked, or live (cards to come from a reader)."""
-
-    cards: int
-    cut_card: int | None
-    live: bool
-
-
-@dataclass(frozen=True, slots=True)
-class FirstCardTurned:
-    """Art. 2.1: the first card is turned face up and discarded; ``burns`` more follow (its value)."""
-
-    card: Card
-    burns: int
-
-
-@dataclass(frozen=True, slots=True)
-class CardBurned:
-    """A card set aside face down: at the shoe's start (Art. 2.1) or before a coup (Art. 8)."""
-
-    card: Card
-    when: Literal["shoe start", "coup"]
-
-
-@dataclass(frozen=True, slots=True)
-class BetPlaced:
-    player: str
-    spot: Spot
-    amount: Decimal
-
-
-@dataclass(frozen=True, slots=True)
-class CoupStarted:
-    """Betting closes and the coup begins (``demo``: a demonstration coup without bets, Art. 2.2)."""
-
-    coup: int
-    demo: bool
-
-
-@dataclass(frozen=True, slots=True)
-class SqueezeHolderNamed:
-    """Art. 16.2: the seated player with the largest bet on a side handles its cards (``None``: the dealer)."""
-
-    side: Side
-    player: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class CardDealt:
-    side: Side
-    card: Card
-
-
-@dataclass(frozen=True, slots=True)
-class CutCardOut:
-    """The cut card has come out, during coup ``coup`` (Art. 3.1 counts from that coup)."""
-
-    coup: int
-
-
-@dataclass(frozen=True, slots=True)
-class CoupVoided:
-    """Art. 10: a misdeal that cannot be corrected; the cards are discarded, the bets stand."""
-
-    coup: int
-    cards: tuple[Card, ...]
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class CoupResult:
-    """A settled coup: its cards, each stake's settlement, and whether the shoe ends with it."""
-
-    coup: int
-    demo: bool
-    cards: CoupCards
-    settlements: tuple[BetSettlement, ...]
-    last_coup: bool
-
-    @property
-    def net(self) -> dict[str, Decimal]:
-        return net_by_player(self.settlements)
-
-
-@dataclass(frozen=True, slots=True)
-class CoupSettled:
-    result: CoupResult
-
-
-Operation = (
-    ShoeLoaded
-    | FirstCardTurned
-    | CardBurned
-    | BetPlaced
-    | CoupStarted
-    | SqueezeHolderNamed
-    | CardDealt
-    | CutCardOut
-    | CoupVoided
-    | CoupSettled
-)
-
+__all__ = [
+    "ALL_AUTOMATIONS",
+    "SIDES",
+    "Automation",
+    "BaccaratTable",
+    "BetCarried",
+    "BetPlaced",
+    "BetReturned",
+    "CardBurned",
+    "CardDealt",
+    "CardMoved",
+    "CoupResult",
+    "CoupSettled",
+    "CoupStarted",
+    "CoupVoided",
+    "CutCardOut",
+    "FirstCardTurned",
+    "Operation",
+    "Phase",
+    "PlayerLeftSeat",
+    "PlayerSeated",
+    "ShoeEnded",
+    "ShoeLoaded",
+    "ShoeSource",
+    "SqueezeHolderNamed",
+    "shuffled_shoes",
+]
 
 OperationT = TypeVar("OperationT", bound=Operation)
+
+SHOE_ENDED_AFTER_TIE = "the shoe ended with the bet standing after a tie (Art. 18)"
+"""Why a bet carried under ``tie_bets = increase_only`` is handed back (RULES.md is silent; docs/baccarat.md)."""
 
 SIDES: tuple[Side, ...] = ("player", "banker")
 
@@ -209,8 +156,10 @@ class BaccaratTable:
         *,
         shoe_source: ShoeSource | None = None,
         automations: Collection[Automation] = ALL_AUTOMATIONS,
+        seats: int = DEFAULT_SEATS,
     ) -> None:
         self.rules = rules
+        self._seats = Seats(seats)
         self.automations = frozenset(automations)
         self.shoe_source = shoe_source
         self.shoe: Shoe | None = None
@@ -227,6 +176,7 @@ class BaccaratTable:
         self._cut_card_coup: int | None = None
         self._stakes: dict[tuple[str, Spot], Decimal] = {}
         self._standing: dict[tuple[str, Spot], Decimal] = {}
+        self._carried: dict[tuple[str, Spot], Decimal] = {}
         self._player_cards: list[Card] = []
         self._banker_cards: list[Card] = []
         self._automating = False
@@ -263,13 +213,36 @@ class BaccaratTable:
 
     @property
     def stakes(self) -> dict[tuple[str, Spot], Decimal]:
-        """Each player's stake on each spot for the coming or current coup, in the order first bet."""
+        """Each player's stake on each spot for the coming or current coup, in the order first bet (a stake carried
+        from a tie, :attr:`carried_bets`, included)."""
         return dict(self._stakes)
 
     @property
     def standing_bets(self) -> dict[tuple[str, Spot], Decimal]:
-        """Player and banker stakes of the last coup, if it was a tie (Art. 12, 18)."""
+        """Under ``tie_bets = push``: the player and banker stakes of the last coup, if it was a tie. They were
+        returned (Art. 12: the bettor may take them back, keep them by betting them again, or change them).
+
+        Under ``increase_only`` this is empty: those bets were not returned but carried (:attr:`carried_bets`).
+        """
         return dict(self._standing)
+
+    @property
+    def carried_bets(self) -> dict[tuple[str, Spot], Decimal]:
+        """The player and banker stakes that stood on the last coup's tie and stay on their spots for the coming
+        coup (Art. 18, ``tie_bets = increase_only``): already part of :attr:`stakes`, each recorded as a
+        :class:`BetCarried`. Their bettors may add to them (:meth:`place_bet` on the same spot adds up) but never
+        take them back or reduce them: the engine has no operation that would."""
+        return dict(self._carried)
+
+    @property
+    def seats(self) -> int:
+        """How many seats the table has (Art. 1(5): seven or more; 7 by default)."""
+        return self._seats.count
+
+    @property
+    def seated(self) -> dict[int, str]:
+        """Each occupied seat and its player (Art. 15, 16)."""
+        return self._seats.occupied
 
     @property
     def player_cards(self) -> tuple[Card, ...]:
@@ -416,12 +389,17 @@ class BaccaratTable:
         self._note_cut_card()
 
     # bets ---------------------------------------------------------------------------------------
-    def _why_not_place_bet(self, player: str, spot: str, amount: Decimal) -> CroupierError | None:
+    def _why_not_place_bet(
+        self, player: str, spot: str, amount: Decimal, seat: int | None = None
+    ) -> CroupierError | None:
         rules = self.rules
         if self.phase is not Phase.BETTING:
             return IllegalActionError(f"bets are not taken now ({self.phase.value})")
         if not player:
             return BetError("a bet needs a player's name")
+        seat_error = self._seats.why_not_bet_on(player, seat)
+        if seat_error is not None:
+            return seat_error
         if spot not in SPOTS:
             return BetError(f"unknown spot {spot!r}; the spots are {', '.join(rules.spots)} (Art. 13)")
         if spot not in rules.spots:
@@ -452,18 +430,52 @@ class BaccaratTable:
                 )
         return None
 
-    def verify_place_bet(self, player: str, spot: str, amount: Decimal) -> None:
-        _raise(self._why_not_place_bet(player, spot, amount))
+    def verify_place_bet(self, player: str, spot: str, amount: Decimal, seat: int | None = None) -> None:
+        _raise(self._why_not_place_bet(player, spot, amount, seat))
 
-    def can_place_bet(self, player: str, spot: str, amount: Decimal) -> bool:
-        return self._why_not_place_bet(player, spot, amount) is None
+    def can_place_bet(self, player: str, spot: str, amount: Decimal, seat: int | None = None) -> bool:
+        return self._why_not_place_bet(player, spot, amount, seat) is None
 
-    def place_bet(self, player: str, spot: Spot, amount: Decimal) -> BetPlaced:
-        """Put ``amount`` on ``spot`` for ``player``; two bets of one player on one spot add up."""
-        self.verify_place_bet(player, spot, amount)
+    def place_bet(self, player: str, spot: Spot, amount: Decimal, seat: int | None = None) -> BetPlaced:
+        """Put ``amount`` on ``spot`` for ``player``; two bets of one player on one spot add up.
+
+        ``seat``: the seat whose spot the chips go on; a seat another player occupies is refused (Art. 15).
+        Without it a seated player bets on their own seat's spot; the record names the seat either way.
+        """
+        self.verify_place_bet(player, spot, amount, seat)
         key = (player, spot)
         self._stakes[key] = self._stakes.get(key, ZERO) + amount
-        return self._record(BetPlaced(player, spot, amount))
+        return self._record(BetPlaced(player, spot, amount, self._seats.spot_of(player, seat)))
+
+    # seats ----------------------------------------------------------------------------------------
+    def _why_not_change_seats(self) -> CroupierError | None:
+        if self.phase in (Phase.DEALING, Phase.SETTLING):
+            return IllegalActionError(f"players take or leave seats between coups, not now ({self.phase.value})")
+        return None
+
+    def verify_sit(self, player: str, seat: int) -> None:
+        _raise(self._why_not_change_seats() or self._seats.why_not_sit(player, seat))
+
+    def can_sit(self, player: str, seat: int) -> bool:
+        return (self._why_not_change_seats() or self._seats.why_not_sit(player, seat)) is None
+
+    def sit(self, player: str, seat: int) -> PlayerSeated:
+        """``player`` takes ``seat`` (1 … :attr:`seats`): its spot is theirs (Art. 15), the squeeze counts them
+        (Art. 16). Between coups only; one seat each."""
+        self.verify_sit(player, seat)
+        self._seats.sit(player, seat)
+        return self._record(PlayerSeated(player, seat))
+
+    def verify_leave_seat(self, player: str) -> None:
+        _raise(self._why_not_change_seats() or self._seats.why_not_leave(player))
+
+    def can_leave_seat(self, player: str) -> bool:
+        return (self._why_not_change_seats() or self._seats.why_not_leave(player)) is None
+
+    def leave_seat(self, player: str) -> PlayerLeftSeat:
+        """``player`` gives up their seat (between coups); bets already placed stay where they are."""
+        self.verify_leave_seat(player)
+        return self._record(PlayerLeftSeat(player, self._seats.leave(player)))
 
     # the coup -----------------------------------------------------------------------------------
     def _why_not_start_coup(self, demo: bool) -> CroupierError | None:
@@ -491,15 +503,6 @@ class BaccaratTable:
             if self._stakes:
                 return BetError(f"a demonstration coup takes no bets (Art. 2.2); {len(self._stakes)} stake(s) placed")
             return None
-        if rules.tie_bets == "increase_only":
-            for (player, spot), standing in self._standing.items():
-                stake = self._stakes.get((player, spot), ZERO)
-                if stake < standing:
-                    return BetError(
-                        f"{rules.preset} (tie_bets = increase_only) lets a bet that stood on a tie only be "
-                        f"increased (Art. 18): {player}'s {spot} bet of {format_amount(standing)} may not be "
-                        f"cancelled or reduced; this coup holds {format_amount(stake)}"
-                    )
         return None
 
     def verify_start_coup(self, demo: bool = False) -> None:
@@ -511,7 +514,8 @@ class BaccaratTable:
     def start_coup(self, demo: bool = False, seated: Collection[str] | None = None) -> CoupStarted:
         """Close betting and begin a coup (``demo``: without bets, Art. 2.2).
 
-        ``seated``: the players seated at the table, for the squeeze (Art. 16); ``None``: every bettor.
+        ``seated``: the players seated at the table, for the squeeze (Art. 16.2); ``None``: those in
+        :attr:`seated` (:meth:`sit`), or every bettor where nobody sits.
         """
         self.verify_start_coup(demo)
         self._coup += 1
@@ -521,6 +525,7 @@ class BaccaratTable:
         else:
             self._betting_coups += 1
             self._standing = {}
+            self._carried = {}
         if not self.rules.automatic_shuffler and self._coup >= 2:
             self._coup_burns = self.rules.burn_each_coup  # Art. 8: from the second coup on
         self.phase = Phase.DEALING
@@ -535,6 +540,8 @@ class BaccaratTable:
 
     def _squeeze_holder(self, side: Side, seated: Collection[str] | None) -> str | None:
         """Art. 16.2: the seated player with the largest bet on ``side``; on equal bets, the first to bet."""
+        if seated is None and self._seats.occupied:
+            seated = self._seats.players
         holder, largest = None, ZERO
         for (player, spot), amount in self._stakes.items():
             if spot == side and (seated is None or player in seated) and amount > largest:
@@ -577,12 +584,72 @@ class BaccaratTable:
         return self._why_not_void_coup() is None
 
     def void_coup(self, reason: str = "misdeal") -> CoupVoided:
-        """Art. 10: a misdeal that cannot be corrected voids the coup; its cards are discarded, bets stand."""
+        """Art. 10: a misdeal that cannot be corrected voids the coup; its cards are discarded, bets stand.
+
+        The shoe stays in play (a live shoe too) and the same coup is dealt again from the next cards, with no
+        further burn: the table is back in :attr:`Phase.DEALING` with every stake in place. A live table waits for
+        the dealer's next card (:meth:`supply`). Where the shoe cannot go on, :meth:`end_shoe` returns the bets.
+        """
         self.verify_void_coup()
         dealt = tuple(_interleave(self._player_cards, self._banker_cards))
         self._player_cards, self._banker_cards = [], []
         self.phase = Phase.DEALING
         return self._record(CoupVoided(self._coup, dealt, reason))
+
+    def _why_not_move_card(self, card: Card, side: str) -> CroupierError | None:
+        if side not in SIDES:
+            return IllegalActionError(f"a card goes to the player or the banker, not {side!r}")
+        held = self._player_cards if side == "player" else self._banker_cards
+        if card not in held:
+            shown = " ".join(str(c) for c in held) or "no card"
+            return IllegalActionError(
+                f"{card} was not dealt to the {side} in coup {self._coup}, the coup on the table: the {side} holds "
+                f"{shown} (Art. 10)"
+            )
+        return None
+
+    def verify_move_card(self, card: Card, side: str) -> None:
+        _raise(self._why_not_move_card(card, side))
+
+    def can_move_card(self, card: Card, side: str) -> bool:
+        return self._why_not_move_card(card, side) is None
+
+    def move_card(self, card: Card, side: Side) -> CardMoved:
+        """Art. 10, a misdeal corrected: the dealer put ``card`` on the wrong side; it goes back to ``side``, the
+        side the tableau dealt it to in the coup on the table (the one being dealt, or the one just settled
+        until the next begins). A record only: the engine dealt it there (:class:`CardMoved`)."""
+        self.verify_move_card(card, side)
+        return self._record(CardMoved(self._coup, card, side))
+
+    def _why_not_end_shoe(self) -> CroupierError | None:
+        dealing = self.phase is Phase.DEALING and not (self._player_cards or self._banker_cards)
+        if self.shoe is None or not (self.phase in (Phase.BETTING, Phase.SHOE_START) or dealing):
+            return IllegalActionError(
+                f"a shoe ends between coups, or once a voided coup's cards are gone (Art. 3.2, 10); not now "
+                f"({self.phase.value})"
+            )
+        return None
+
+    def verify_end_shoe(self) -> None:
+        _raise(self._why_not_end_shoe())
+
+    def can_end_shoe(self) -> bool:
+        return self._why_not_end_shoe() is None
+
+    def end_shoe(self, reason: str) -> ShoeEnded:
+        """Take the shoe out of play before its last coup: between coups (Art. 3.2), or instead of redealing a
+        voided coup (Art. 10). Every stake on the layout (carried ones included) is returned, each recorded as a
+        :class:`BetReturned` with ``reason``; the table then awaits a new shoe (:meth:`load_shoe`)."""
+        self.verify_end_shoe()
+        stakes, self._stakes, self._carried = self._stakes, {}, {}
+        self._coup_burns = 0
+        self.phase = Phase.AWAITING_SHOE
+        record = ShoeEnded(self._coup, reason)
+        self._operations.append(record)
+        for (player, spot), amount in stakes.items():
+            self._operations.append(BetReturned(player, spot, amount, reason))
+        self._automate()
+        return record
 
     def _why_not_settle_coup(self) -> CroupierError | None:
         if self.phase is not Phase.SETTLING:
@@ -596,19 +663,42 @@ class BaccaratTable:
         return self._why_not_settle_coup() is None
 
     def settle_coup(self) -> CoupSettled:
-        """Pay and collect every stake (Art. 12, 17, 18); the shoe ends after its last coup (Art. 3.1)."""
+        """Pay and collect every stake (Art. 12, 17, 18); the shoe ends after its last coup (Art. 3.1).
+
+        On a tie under ``tie_bets = increase_only`` (Art. 18) the player and banker stakes are neither paid nor
+        returned: they settle as ``stand`` (gain 0) and stay on their spots for the next coup, each recorded as a
+        :class:`BetCarried` right after :class:`CoupSettled`. Where the tie is the last coup of a dealt shoe
+        (Art. 3.1), there is no next coup in it: the stakes are returned (``push``), each recorded as a
+        :class:`BetReturned` with the reason. With an automatic shuffler every coup is its own shuffle but the
+        table plays on, so the stakes are carried to the next coup's shuffle.
+        """
         self.verify_settle_coup()
         self._note_cut_card()
         cards = CoupCards(tuple(self._player_cards), tuple(self._banker_cards))
         stakes = [(player, spot, amount) for (player, spot), amount in self._stakes.items()]
         settlements = settle_stakes(self.rules, cards, stakes)
-        result = CoupResult(self._coup, self._demo, cards, settlements, self._is_last_coup())
-        if cards.winner == "tie" and not self._demo:
-            self._standing = {key: amount for key, amount in self._stakes.items() if key[1] in ("player", "banker")}
-        self._stakes = {}
+        last_coup = self._is_last_coup()
+        tie = cards.winner == "tie" and not self._demo
+        tied = {key: amount for key, amount in self._stakes.items() if tie and key[1] in SIDES}
+        carry = self.rules.tie_bets == "increase_only" and bool(tied)
+        keep = carry and (not last_coup or self.rules.automatic_shuffler)
+        if keep:
+            settlements = tuple(replace(s, outcome="stand") if (s.player, s.spot) in tied else s for s in settlements)
+        result = CoupResult(self._coup, self._demo, cards, settlements, last_coup)
+        self._standing = {} if carry else tied
+        self._stakes = dict(tied) if keep else {}
+        self._carried = dict(tied) if keep else {}
         self._results.append(result)
-        self.phase = Phase.AWAITING_SHOE if result.last_coup else Phase.BETTING
-        return self._record(CoupSettled(result))
+        self.phase = Phase.AWAITING_SHOE if last_coup else Phase.BETTING
+        record = CoupSettled(result)
+        self._operations.append(record)
+        for (player, spot), amount in tied.items():
+            if keep:
+                self._operations.append(BetCarried(player, spot, amount))
+            elif carry:
+                self._operations.append(BetReturned(player, spot, amount, SHOE_ENDED_AFTER_TIE))
+        self._automate()
+        return record
 
     def _is_last_coup(self) -> bool:
         if self.rules.automatic_shuffler:
