@@ -265,3 +265,36 @@ def test_art_2_1_the_first_seated_player_cuts_and_verify_checks_the_cut(sqlite_s
     document["client_seed"] = "table-2"  # the house's default would have dealt another shoe
     path.write_text(json.dumps(document))
     assert CliRunner().invoke(cli, ["verify", str(path)]).exit_code == 2
+
+
+def test_art_18_tied_bets_stay_on_the_spot_and_the_table_deals_on(sqlite_server: Server, monkeypatch: Any) -> None:
+    """Regression: a table with tie_bets=increase_only refunded the tied bets, then stopped at the next coup
+    (BetError: may not be cancelled or reduced), a stake stuck in play. Now the tied banker bet stays on
+    its spot, ana adds to it, the next coup settles it and the table deals on."""
+    from croupier.cards import DECK, Card
+    from croupier.server.baccarat_round import BaccaratDriver as Driver
+    from croupier.shoe import Shoe
+
+    top = [Card.parse(c) for c in ("AS", "2S", "9S", "9H", "TS", "TH")]  # first card A: one burn; a 9-9 tie
+    rest = list(DECK * 8)
+    for card in top:
+        rest.remove(card)
+    monkeypatch.setattr(Driver, "build", lambda self, *args: Shoe.stacked(8, top + rest))
+    server = sqlite_server
+    restart_with(server, BACCARAT, overrides={"tie_bets": "increase_only"})
+    ana = server.login("ana")
+    assert server.bet(ana, BACCARAT, "banker", "100").status_code == 200
+    server.advance(10)
+    last = server.view(BACCARAT)["last_round"]
+    assert last["result"]["winner"] == "tie"
+    assert server.balance(ana) == "900.00"  # the bet stands on the spot
+    view = server.view(BACCARAT)
+    assert view["phase"] == "betting" and view["round"]["bets"] == {"banker": {"ana": "100"}}
+    assert server.bet(ana, BACCARAT, "banker", "20").status_code == 200  # added to, never reduced
+    server.advance(10)
+    view = server.view(BACCARAT)
+    assert view["phase"] == "betting", view
+    result = view["last_round"]["result"]
+    paid = {"banker": Decimal("120") * Decimal("1.95"), "player": Decimal(0), "tie": Decimal(120)}[result["winner"]]
+    assert Decimal(server.balance(ana)) == Decimal(880) + paid
+    assert server.bet(ana, BACCARAT, "player", "10").status_code == 200  # the table deals on

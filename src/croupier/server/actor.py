@@ -125,6 +125,7 @@ class TableActor:
         self.misdeal_burn = 0
         self.last_round: dict[str, Any] | None = None  # what the last round showed, for a viewer who comes after
         self.seats = Seats(getattr(self.rules, "boxes", BACCARAT_SEATS))
+        self.carry: tuple[int, dict[str, int], dict[int, int]] | None = None  # the next coup's standing bets
         self.cutter: str | None = None  # who may cut the shoe now (Art. 2.1)
         self.cut_seed: str | None = None
         self.matching: dict[tuple[str, int], bool] = {}  # (bettor, box) -> matches the decider (Art. 13)
@@ -337,6 +338,9 @@ class TableActor:
         self.log = []
         self.accounts = {}
         self.balance_before = {}
+        if self.carry is not None:  # bets standing after a tie play this coup (Art. 18)
+            self.round_id, self.accounts, self.balance_before = self.carry
+            self.carry = None
         self.misdeals = []
         self.voided_cards = []
         self.phase = "betting"
@@ -854,6 +858,9 @@ class TableActor:
                         "burn_after_misdeal": self.misdeal_burn,
                     }
             record.log = self.log
+            carried = {} if round_.voided else round_.carried_out()
+            if carried:
+                await self._carry(session, record, carried)
         self.rounds_played += 1
         if not round_.voided:
             self.round_number += 1
@@ -865,6 +872,51 @@ class TableActor:
             await self._end_shoe()
         self.phase = "idle"
         self.round = None
+
+    async def _carry(self, session: AsyncSession, record: RoundRecord, carried: dict[str, Decimal]) -> None:
+        """Ties under ``tie_bets=increase_only`` (Art. 18): the tied bets stay on their spots for the next
+        coup. The settlement just paid them back; in the same transaction they are staked again on the next
+        coup's record, so money in play always belongs to an unfinished round (recovery returns it)."""
+        following = RoundRecord(
+            table_id=self.table_id,
+            shoe_id=record.shoe_id,
+            number=record.number + 1,
+            status="betting",
+            started_at=self.clock.now(),
+            log=[],
+        )
+        session.add(following)
+        await session.flush()
+        in_play = await ledger.system_wallet(session, "in_play")
+        accounts: dict[str, int] = {}
+        before: dict[int, int] = {}
+        for player, amount in sorted(carried.items()):
+            account_id = self.accounts[player]
+            cents = ledger.to_minor(amount, f"{player}'s bet standing after the tie")
+            wallet = await ledger.player_wallet(session, account_id)
+            transaction, after = await ledger.post(
+                session,
+                "bet",
+                [(wallet, -cents), (in_play, cents)],
+                round_id=following.id,
+                memo="bet standing after a tie (Art. 18)",
+                who=player,
+            )
+            session.add(
+                BetRecord(
+                    round_id=following.id,
+                    account_id=account_id,
+                    kind="carried",
+                    spot="tie-standing",
+                    amount=cents,
+                    balance_after=after[wallet],
+                    transaction_id=transaction.id,
+                    created_at=self.clock.now(),
+                )
+            )
+            accounts[player] = account_id
+            before[account_id] = after[wallet] + cents
+        self.carry = (following.id, accounts, before)
 
     async def _settle(self, session: AsyncSession, record: RoundRecord, round_: GameRound) -> dict[int, int]:
         bets = (await session.scalars(select(BetRecord).where(BetRecord.round_id == record.id))).all()

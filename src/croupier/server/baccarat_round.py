@@ -64,6 +64,7 @@ class BaccaratRound:
         self._squeezed_groups = 0  # squeeze groups turned so far
         self._turned_sides: set[str] = set()  # sides turned in the group under the squeeze now
         self._turns: list[dict[str, Any]] = []  # card_turned events not yet sent
+        self._carried_in = dict(table.carried_bets)  # bets standing after a tie (Art. 18, increase_only)
 
     def progress(self) -> int:
         return self.table.operation_count + self._squeezed_groups
@@ -80,7 +81,11 @@ class BaccaratRound:
 
     @property
     def has_bets(self) -> bool:
-        return bool(self._stakes)
+        return bool(self._stakes) or bool(self._carried_in)
+
+    def carried_out(self) -> dict[str, Decimal]:
+        """The stakes that stay on their spots for the next coup after a tie (Art. 18)."""
+        return {} if self._result is None else self._result.carried
 
     def close_betting(self) -> None:
         self.table.start_coup(seated=self._seated)
@@ -219,7 +224,7 @@ class BaccaratRound:
     # results -------------------------------------------------------------------------------------
     def staked(self) -> dict[str, Decimal]:
         result: dict[str, Decimal] = {}
-        for (player, _spot), amount in self._stakes.items():
+        for (player, _spot), amount in [*self._stakes.items(), *self._carried_in.items()]:
             result[player] = result.get(player, Decimal(0)) + amount
         return result
 
@@ -307,9 +312,11 @@ class BaccaratRound:
 
     def view(self, viewer: str | None = None) -> dict[str, Any]:
         table = self.table
-        bets: dict[str, dict[str, str]] = {}
-        for (player, spot), amount in self._stakes.items():
-            bets.setdefault(spot, {})[player] = format_amount(amount)
+        summed: dict[str, dict[str, Decimal]] = {}
+        for (player, spot), amount in [*self._carried_in.items(), *self._stakes.items()]:
+            on_spot = summed.setdefault(str(spot), {})
+            on_spot[player] = on_spot.get(player, Decimal(0)) + amount
+        bets = {spot: {p: format_amount(a) for p, a in players.items()} for spot, players in summed.items()}
         return {
             "coup": table.coup,
             "player_cards": self._cards("player", viewer),

@@ -215,6 +215,10 @@ class BlackjackRound:
     def staked(self) -> dict[str, Decimal]:
         return self.round.staked()
 
+    def carried_out(self) -> dict[str, Decimal]:
+        """Blackjack carries nothing from one round to the next."""
+        return {}
+
     def net(self) -> dict[str, Decimal]:
         return self.round.net()
 
