@@ -298,3 +298,27 @@ def test_art_18_tied_bets_stay_on_the_spot_and_the_table_deals_on(sqlite_server:
     paid = {"banker": Decimal("120") * Decimal("1.95"), "player": Decimal(0), "tie": Decimal(120)}[result["winner"]]
     assert Decimal(server.balance(ana)) == Decimal(880) + paid
     assert server.bet(ana, BACCARAT, "player", "10").status_code == 200  # the table deals on
+
+
+def test_art_15_standing_players_may_not_bet_on_a_seated_players_spot(sqlite_server: Server) -> None:
+    server = sqlite_server
+    ana, ben = server.login("ana"), server.login("ben")
+    assert server.client.post(f"/api/tables/{BACCARAT}/seats", json={"box": 2}, headers=ana).status_code == 200
+
+    def bet(who: dict[str, str], seat: int) -> Any:
+        import uuid
+
+        return server.client.post(
+            f"/api/tables/{BACCARAT}/bets",
+            json={"spot": "player", "amount": "10", "seat": seat},
+            headers={**who, "Idempotency-Key": uuid.uuid4().hex},
+        )
+
+    refused = bet(ben, 2)
+    assert refused.status_code == 409 and "Art. 15" in refused.json()["error"] and "ana" in refused.json()["error"]
+    assert bet(ben, 5).status_code == 409  # an empty seat's spot is nobody's to bet at
+    assert bet(ana, 2).status_code == 200
+    server.quiet()
+    standing = server.bet(ben, BACCARAT, "banker", "10")  # standing, at no seat's spot
+    assert standing.status_code == 200, standing.text
+    server.advance(10)

@@ -60,6 +60,9 @@ class Rules:
     min_bet: Decimal | None = None
     max_bet: Decimal | None = None
     box_cards_face_down: bool = False
+    """Art. 3.1a: each box's first two cards are dealt face down (a live view shows them to the box's
+    bettors, and to everyone once the box has played). A property of the preset, not an override:
+    RULES.md names no such parameter."""
 
     def __post_init__(self) -> None:
         if self.min_bet is not None and self.max_bet is not None and self.min_bet > self.max_bet:
@@ -127,7 +130,6 @@ PARAMS: dict[str, Param] = {
             "a count of cards above the cut card, a range of cards from the end ('20-30'), or none",
             "Art. 2.1, 2.2; online §3.2.2",
         ),
-        Param("box_cards_face_down", boolean, "true, false", "Art. 3.1a"),
         Param("min_bet", amount_or_none, "a positive amount, or none", "table limits"),
         Param("max_bet", amount_or_none, "a positive amount, or none", "table limits"),
     )

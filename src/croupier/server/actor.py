@@ -547,6 +547,7 @@ class TableActor:
         match = command.payload.get("match", True)
         if not isinstance(match, bool):
             raise Refused("bet: match is true or false (Art. 13: whether to match the decider's double or split)", 422)
+        self._verify_spot(who, command.payload.get("seat"))
         sits_at = self._seat_for_bet(who, spot)
         if sits_at is not None:  # a player who sits nowhere takes the empty box they bet on (Art. 2.3)
             self.seats.sit(who.id, who.name, sits_at)
@@ -567,6 +568,23 @@ class TableActor:
         self.round.bet(who.name, spot, amount)
         await self._publish_engine_events()
         return answer
+
+    def _verify_spot(self, who: Identity, seat: object) -> None:
+        """Baccarat, Art. 15: a bet placed at a seat's spot is that seat's player's; standing players may not
+        bet on a seated player's spot. A bet that names no seat is at the bettor's own seat, or standing."""
+        if seat is None:
+            return
+        if self.game != "baccarat":
+            raise Refused("bet: a blackjack bet names its box as its spot, not a seat", 422)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= self.seats.count:
+            raise Refused(f"bet: seat is a number 1-{self.seats.count}", 422)
+        holder = self.seats.taken.get(seat)
+        if holder is not None and holder.player != who.name:
+            raise Refused(
+                f"standing players may not bet on a seated player's spot (Art. 15): seat {seat} is {holder.player}'s"
+            )
+        if holder is None:
+            raise Refused(f"seat {seat} is empty: sit there first to bet at its spot (Art. 15)")
 
     def _seat_for_bet(self, who: Identity, spot: str) -> int | None:
         """The empty box a blackjack bet seats its player at, or None. Refuses a seated player's bet on an

@@ -253,6 +253,9 @@ class BetBody(BaseModel):
         default=True,
         description="Blackjack, a bet on another's box: whether to match the decider's double or split (Art. 13)",
     )
+    seat: int | None = Field(
+        default=None, ge=1, le=7, description="Baccarat: the seat whose spot the bet is placed at (Art. 15)"
+    )
 
 
 class SeatBody(BaseModel):
