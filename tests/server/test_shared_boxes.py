@@ -128,3 +128,33 @@ def test_art_13_a_bettor_who_declines_or_cannot_cover_keeps_the_bet_as_it_was(
 
     replayed = replay_blackjack(transcript.json())
     assert set(replayed["rounds"][0]["net"]) == {"ana", "ben", "chen"}
+
+
+def test_art_6_even_money_until_the_hole_card_is_turned(sqlite_server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: even money was refused once play had started. Macau 1983 (Art. 6): a natural against an
+    ace may take even money at any moment before the dealer's face-down card is turned."""
+    server = sqlite_server
+    ana, ben = server.login("ana"), server.login("ben")
+    assert server.client.post(f"/api/tables/{MACAU}/seats", json={"box": 1}, headers=ana).status_code == 200
+    assert server.client.post(f"/api/tables/{MACAU}/seats", json={"box": 2}, headers=ben).status_code == 200
+    burns = ["2C", "3C", "4C", "5C", "6C", "7C"]
+    # box 1 AS KS (a natural), box 2 9H 7C, dealer AD up and 5D face down at once (Art. 3.1a), burn 2H, 3C
+    shoe = stacked_macau([*burns, "AS", "9H", "KS", "7C", "AD", "5D", "2H", "3D"])
+    monkeypatch.setattr(games.BlackjackDriver, "build", lambda self, *args: shoe)
+    _end_shoe(server, MACAU, ana)
+    server.advance(10)  # the cut window lapses
+    assert post_bet(server, ana, 1, "100").status_code == 200
+    assert post_bet(server, ben, 2, "50").status_code == 200
+    server.advance(10)
+    assert server.view(MACAU)["pending"]["kind"] == "insurance"
+    for who, box in ((ana, 1), (ben, 2)):
+        assert server.act(who, MACAU, {"type": "no_insurance", "box": box}).status_code == 200
+    pending = server.view(MACAU)["pending"]
+    assert pending["kind"] == "decision" and pending["player"] == "ben"
+    offers = server.view(MACAU, ana)["your_actions"]
+    assert {"type": "even_money", "box": 1, "hand": 0} in offers
+    taken = server.act(ana, MACAU, {"type": "even_money", "box": 1})
+    assert taken.status_code == 200, taken.text
+    server.play_out(MACAU, {"ben": ben})
+    server.advance(0)
+    assert server.balance(ana) == "1100.00"  # 1:1 at once (Art. 6), paid with the round's settlement

@@ -315,10 +315,13 @@ class BlackjackRound:
 
     def legal_for(self, player: str) -> list[dict[str, Any]]:
         result = []
-        open_offers = self._open_offers() if isinstance(self.round.pending, op.AwaitInsurance) else set()
+        offering = isinstance(self.round.pending, op.AwaitInsurance)
+        open_offers = self._open_offers() if offering else set()
         for action in self.round.legal_actions():
+            # an offer answered "no" is closed for that bettor while the offer lasts; Macau's even money
+            # stays open after it, until the dealer's face-down card is turned (Art. 6)
             if action.player != player or (
-                action.kind in ("insurance", "even_money") and (player, action.box) not in open_offers
+                offering and action.kind in ("insurance", "even_money") and (player, action.box) not in open_offers
             ):
                 continue
             entry: dict[str, Any] = {"type": action.kind, "box": action.box}
