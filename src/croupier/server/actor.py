@@ -121,6 +121,7 @@ class TableActor:
         self.misdeal_burn = 0
         self.last_round: dict[str, Any] | None = None  # what the last round showed, for a viewer who comes after
         self.idle = asyncio.Event()
+        self.closing = False  # a supervisor closed the table: it finishes the round in play, then stops
 
     # --------------------------------------------------------------------------------------------
     # running
@@ -147,7 +148,7 @@ class TableActor:
     async def _run(self) -> None:
         try:
             await self.recover()
-            while True:
+            while self.phase != "closed":
                 await self._play_one_round()
         except asyncio.CancelledError:
             raise
@@ -185,6 +186,7 @@ class TableActor:
                 table_id=self.table_id,
                 mode="live" if self.row.mode == "live" else "fair",
                 client_seed=f"table-{self.table_id}",
+                rules={k: getattr(self.row, k) for k in ("preset", "overrides", "min_bet", "max_bet")},
                 started_at=self.clock.now(),
             )
             session.add(record)
@@ -262,6 +264,10 @@ class TableActor:
     # a round
 
     async def _play_one_round(self) -> None:
+        from croupier.server.tables_admin import before_round
+
+        if await before_round(self):  # the table closed, or took its pending changes for a new shoe
+            return
         if self.shoe_id is None or self.driver.needs_shoe():
             await self._end_shoe()
             await self._new_shoe()
@@ -368,7 +374,11 @@ class TableActor:
 
     async def _handle(self, command: Command) -> None:
         try:
-            if command.kind == "bet":
+            if command.kind == "bet" and self.closing:
+                raise Refused(f"table {self.name} is closing: it takes no new bets")
+            if command.kind == "close":
+                answer = self._close()
+            elif command.kind == "bet":
                 answer = await self._bet(command)
             elif command.kind == "act":
                 answer = await self._act(command)
@@ -573,6 +583,14 @@ class TableActor:
         for account_id, cents in balances.items():
             await self._tell_balance(account_id, cents)
         return answer
+
+    def _close(self) -> dict[str, Any]:
+        """A supervisor closed the table (the route checked the role and marked it closing): no new bets;
+        a betting window with no bets in it ends now, a round with bets is played out, then the table stops."""
+        self.closing = True
+        if self.phase == "betting" and self.round is not None and not self.round.has_bets:
+            self.deadline = self.clock.monotonic()
+        return {"accepted": True, "status": "closing"}
 
     async def _card(self, command: Command) -> dict[str, Any]:
         who = command.identity
