@@ -519,7 +519,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                     "boxes_taken": seats,
                     "phase": "closed"
                     if row.status == "closed"
-                    else snapshot.get("phase", "elsewhere" if row.owner else "closed"),
+                    else snapshot.get("phase", "elsewhere" if row.owner else "starting"),
                     **tables_admin.lobby_fields(row),
                 }
             )
