@@ -229,3 +229,56 @@ def test_an_idle_table_closes_at_once(server: Server) -> None:
     server.quiet()
     assert lobby_entry(server, "online-1")["phase"] == "betting"
     assert server.client.post(f"/api/tables/{ONLINE}/reopen", headers=sam).status_code == 409
+
+
+def test_the_migration_keeps_the_rules_of_the_shoes_already_dealt(tmp_path: Any) -> None:
+    """Revision 0002 writes each existing shoe's rules down: a later change of its table leaves them be."""
+    import asyncio
+
+    import sqlalchemy as sa
+    from alembic import command
+
+    from croupier.server.db import _alembic_config, make_engine
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+
+    def upgrade(connection: Any, target: str) -> None:
+        config = _alembic_config(url)
+        config.attributes["connection"] = connection
+        command.upgrade(config, target)
+
+    def downgrade(connection: Any, target: str) -> None:
+        config = _alembic_config(url)
+        config.attributes["connection"] = connection
+        command.downgrade(config, target)
+
+    async def run() -> Any:
+        engine = make_engine(url)
+        async with engine.begin() as connection:
+            await connection.run_sync(upgrade, "0001")
+            await connection.execute(
+                sa.text(
+                    "INSERT INTO game_tables (id, name, game, preset, overrides, min_bet, max_bet, chip, "
+                    "betting_seconds, decision_seconds, mode) VALUES (1, 't', 'blackjack', 'live-online', "
+                    "'{\"decks\": \"6\"}', 500, 50000, 100, 15, 20, 'rng')"
+                )
+            )
+            await connection.execute(
+                sa.text(
+                    "INSERT INTO shoes (id, table_id, mode, client_seed, nonce, started_at) "
+                    "VALUES (1, 1, 'fair', 'table-1', 1, '2026-01-01 00:00:00')"
+                )
+            )
+        async with engine.begin() as connection:
+            await connection.run_sync(upgrade, "head")
+            rules = (await connection.execute(sa.text("SELECT rules FROM shoes"))).scalar_one()
+            status = (await connection.execute(sa.text("SELECT status, live_edges FROM game_tables"))).one()
+        async with engine.begin() as connection:  # and back: the old schema, the shoes still there
+            await connection.run_sync(downgrade, "0001")
+            assert (await connection.execute(sa.text("SELECT count(*) FROM shoes"))).scalar_one() == 1
+        await engine.dispose()
+        return rules, status
+
+    rules, status = asyncio.run(run())
+    assert json.loads(rules) == {"preset": "live-online", "overrides": {"decks": "6"}, "min_bet": 500, "max_bet": 50000}
+    assert tuple(status) == ("open", 0)

@@ -14,12 +14,12 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("game_tables", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("status", sa.String(length=8), server_default="open", nullable=False))
-        batch_op.add_column(sa.Column("squeeze_seconds", sa.Double(), nullable=True))
-        batch_op.add_column(sa.Column("live_edges", sa.Boolean(), server_default=sa.false(), nullable=False))
-    with op.batch_alter_table("shoes", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("rules", sa.JSON(), nullable=True))
+    # plain ADD COLUMNs (no batch copy of the tables: on SQLite that would drop game_tables under the
+    # foreign keys of shoes and rounds)
+    op.add_column("game_tables", sa.Column("status", sa.String(length=8), server_default="open", nullable=False))
+    op.add_column("game_tables", sa.Column("squeeze_seconds", sa.Double(), nullable=True))
+    op.add_column("game_tables", sa.Column("live_edges", sa.Boolean(), server_default=sa.false(), nullable=False))
+    op.add_column("shoes", sa.Column("rules", sa.JSON(), nullable=True))
     op.create_table(
         "table_changes",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -57,9 +57,7 @@ def downgrade() -> None:
     with op.batch_alter_table("table_changes", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_table_changes_table_id"))
     op.drop_table("table_changes")
-    with op.batch_alter_table("shoes", schema=None) as batch_op:
-        batch_op.drop_column("rules")
-    with op.batch_alter_table("game_tables", schema=None) as batch_op:
-        batch_op.drop_column("live_edges")
-        batch_op.drop_column("squeeze_seconds")
-        batch_op.drop_column("status")
+    op.drop_column("shoes", "rules")  # plain DROP COLUMNs (SQLite 3.35+), for the same reason as above
+    op.drop_column("game_tables", "live_edges")
+    op.drop_column("game_tables", "squeeze_seconds")
+    op.drop_column("game_tables", "status")
