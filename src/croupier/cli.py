@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 import typer
 
 from croupier.errors import CroupierError
+from croupier.tables_cli import tables_app
 
 app = typer.Typer(
     name="croupier",
@@ -30,6 +31,7 @@ simulate_app = typer.Typer(
     help="Simulate millions of rounds, reproducibly by seed, on every core.", no_args_is_help=True
 )
 app.add_typer(simulate_app, name="simulate")
+app.add_typer(tables_app, name="tables")
 DECKS_HELP = "Analyse a shoe of N decks (1-10000) or 'inf' (default: the rules')."
 
 

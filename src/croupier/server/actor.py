@@ -130,6 +130,7 @@ class TableActor:
         self.cut_seed: str | None = None
         self.matching: dict[tuple[str, int], bool] = {}  # (bettor, box) -> matches the decider (Art. 13)
         self.idle = asyncio.Event()
+        self.closing = False  # a supervisor closed the table: it finishes the round in play, then stops
 
     # --------------------------------------------------------------------------------------------
     # running
@@ -156,7 +157,7 @@ class TableActor:
     async def _run(self) -> None:
         try:
             await self.recover()
-            while True:
+            while self.phase != "closed":
                 await self._play_one_round()
         except asyncio.CancelledError:
             raise
@@ -211,6 +212,7 @@ class TableActor:
                 table_id=self.table_id,
                 mode="live" if live else "fair",
                 client_seed=f"table-{self.table_id}",
+                rules={k: getattr(self.row, k) for k in ("preset", "overrides", "min_bet", "max_bet")},
                 started_at=self.clock.now(),
             )
             session.add(record)
@@ -327,6 +329,10 @@ class TableActor:
     # a round
 
     async def _play_one_round(self) -> None:
+        from croupier.server.tables_admin import before_round
+
+        if await before_round(self):  # the table closed, or took its pending changes for a new shoe
+            return
         if self.shoe_id is None or self.driver.needs_shoe():
             await self._end_shoe()
             await self._new_shoe()
@@ -443,7 +449,11 @@ class TableActor:
 
     async def _handle(self, command: Command) -> None:
         try:
-            if command.kind == "bet":
+            if command.kind == "bet" and self.closing:
+                raise Refused(f"table {self.name} is closing: it takes no new bets")
+            if command.kind == "close":
+                answer = self._close()
+            elif command.kind == "bet":
                 answer = await self._bet(command)
             elif command.kind == "act":
                 answer = await self._act(command)
@@ -803,6 +813,14 @@ class TableActor:
             raise Refused(f"{who.name} has no bet on box {box} this round", 409)
         self.matching[(who.name, box)] = match
         return {"box": box, "match": match}
+
+    def _close(self) -> dict[str, Any]:
+        """A supervisor closed the table (the route checked the role and marked it closing): no new bets;
+        a betting window with no bets in it ends now, a round with bets is played out, then the table stops."""
+        self.closing = True
+        if self.phase == "betting" and self.round is not None and not self.round.has_bets:
+            self.deadline = self.clock.monotonic()
+        return {"accepted": True, "status": "closing"}
 
     async def _card(self, command: Command) -> dict[str, Any]:
         who = command.identity

@@ -29,13 +29,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from croupier import __version__
 from croupier.errors import CroupierError
 from croupier.money import parse_amount
-from croupier.server import history, ledger
+from croupier.server import history, ledger, tables_admin
 from croupier.server.actor import Command, Refused, TableActor, request_digest, table_rules
 from croupier.server.auth import AuthError, Identity, create_account, identify, sign_in
 from croupier.server.clock import Clock, SystemClock
 from croupier.server.db import is_sqlite, make_engine, migrate, normalise_url, sessions
 from croupier.server.hub import Hub, RemoteError
 from croupier.server.models import GameTable, IdempotencyRecord
+from croupier.server.routes_tables import tables_router
 
 log = logging.getLogger("croupier.server")
 
@@ -118,6 +119,9 @@ class Service:
         won: list[GameTable] = []
         async with self.session() as session, session.begin():
             for table_id in list(self.actors):
+                if self.actors[table_id].phase == "closed":  # a supervisor closed it: its actor has stopped
+                    self.actors.pop(table_id)
+                    continue
                 renewed = await session.execute(
                     update(GameTable).where(GameTable.id == table_id, GameTable.owner == me).values(lease_until=until)
                 )
@@ -125,13 +129,19 @@ class Service:
                     lost.append(table_id)
             free = (
                 await session.scalars(
-                    select(GameTable.id).where(or_(GameTable.owner.is_(None), GameTable.lease_until < now))
+                    select(GameTable.id).where(
+                        or_(GameTable.owner.is_(None), GameTable.lease_until < now), GameTable.status != "closed"
+                    )
                 )
             ).all()
             for table_id in free:
                 taken = await session.execute(
                     update(GameTable)
-                    .where(GameTable.id == table_id, or_(GameTable.owner.is_(None), GameTable.lease_until < now))
+                    .where(
+                        GameTable.id == table_id,
+                        or_(GameTable.owner.is_(None), GameTable.lease_until < now),
+                        GameTable.status != "closed",
+                    )
                     .values(owner=me, lease_until=until)
                 )
                 if taken.rowcount == 1:  # type: ignore[attr-defined]
@@ -500,6 +510,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         }
 
     # tables ----------------------------------------------------------------------------------------
+    app.include_router(tables_router(service))  # a supervisor opens, changes and closes tables
+
     @app.get("/api/tables", tags=["tables"])
     async def lobby(session: ReadDb) -> list[dict[str, Any]]:
         rows = (await session.scalars(select(GameTable).order_by(GameTable.id))).all()
@@ -526,7 +538,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                     "mode": row.mode,
                     "boxes": getattr(rules, "boxes", None),
                     "boxes_taken": seats,
-                    "phase": snapshot.get("phase", "elsewhere" if row.owner else "closed"),
+                    "phase": "closed"
+                    if row.status == "closed"
+                    else snapshot.get("phase", "elsewhere" if row.owner else "starting"),
+                    **tables_admin.lobby_fields(row),
                 }
             )
         return result

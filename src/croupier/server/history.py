@@ -23,6 +23,19 @@ class HistoryError(CroupierError):
         self.status = status
 
 
+def dealt_under(table: GameTable, shoe: ShoeRecord) -> GameTable:
+    """The table as it was when ``shoe`` was dealt: a supervisor may change its rules between shoes."""
+    if not shoe.rules:
+        return table
+    return GameTable(
+        game=table.game,
+        preset=shoe.rules["preset"],
+        overrides=dict(shoe.rules["overrides"]),
+        min_bet=int(shoe.rules["min_bet"]),
+        max_bet=int(shoe.rules["max_bet"]),
+    )
+
+
 async def player_history(session: AsyncSession, account_id: int, limit: int) -> list[dict[str, Any]]:
     """The account's latest settled or voided rounds, newest first: bets, cards, decisions with their
     times, payments, and the balance before and after."""
@@ -164,7 +177,7 @@ async def transcript(session: AsyncSession, round_id: int, account_id: int, role
             )
         cards.extend(played.cards or [])
         specs.append(played.spec)
-    rules = table_rules(table)
+    rules = table_rules(dealt_under(table, shoe))
     document: dict[str, Any] = {"game": table.game, "rules": rules.preset}
     overrides = rule_overrides(table.game, rules)
     if overrides:
@@ -183,7 +196,7 @@ async def shoe_document(session: AsyncSession, shoe_id: int) -> dict[str, Any]:
         raise HistoryError(f"shoe {shoe_id}: no such shoe")
     table = await session.get(GameTable, shoe.table_id)
     assert table is not None
-    rules = table_rules(table)
+    rules = table_rules(dealt_under(table, shoe))
     rounds = (
         await session.scalars(select(RoundRecord).where(RoundRecord.shoe_id == shoe_id).order_by(RoundRecord.id))
     ).all()

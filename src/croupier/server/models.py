@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     CheckConstraint,
     DateTime,
     ForeignKey,
@@ -25,6 +26,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -121,6 +123,25 @@ class GameTable(Base):
     dealer_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))
     owner: Mapped[str | None] = mapped_column(String(64))  # the process that runs it now
     lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    status: Mapped[str] = mapped_column(String(8), default="open", server_default="open")  # open, closing, closed
+    squeeze_seconds: Mapped[float | None] = mapped_column()  # a baccarat squeeze's time (Art. 16)
+    live_edges: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # staff see the live edges
+
+
+class TableChange(Base):
+    """A supervisor's change to a table, in order: opened, changed (applies at the table's next shoe),
+    closed, reopened. ``settings`` holds what was asked; ``previous`` what it replaced, once applied."""
+
+    __tablename__ = "table_changes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), index=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    kind: Mapped[str] = mapped_column(String(8))  # create, change, close, reopen
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    previous: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    applied_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class ShoeRecord(Base):
@@ -136,6 +157,7 @@ class ShoeRecord(Base):
     client_seed: Mapped[str] = mapped_column(String(64), default="")
     nonce: Mapped[int] = mapped_column(Integer, default=0)
     cut_card: Mapped[int | None] = mapped_column(Integer)
+    rules: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # the table's rules for this shoe
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 

@@ -8,6 +8,7 @@ import { mountBlackjack } from "./blackjack.js";
 import { mountBaccarat } from "./baccarat.js";
 import { mountHistory } from "./history.js";
 import { mountDealer } from "./dealer.js";
+import { mountSupervisor } from "./supervisor.js";
 
 const main = document.getElementById("main");
 const toastBox = document.getElementById("toast");
@@ -57,7 +58,8 @@ function header() {
   nav.innerHTML = account
     ? `<a href="#/">${esc(t("nav.lobby"))}</a>
        ${account.role === "player" ? `<a href="#/history" id="nav-history">${esc(t("nav.history"))}</a>` : ""}
-       ${staff ? `<a href="#/dealer/3">${esc(t("nav.dealer"))}</a>` : ""}`
+       ${staff ? `<a href="#/dealer/3">${esc(t("nav.dealer"))}</a>` : ""}
+       ${account.role === "supervisor" ? `<a href="#/tables" id="nav-tables">${esc(t("nav.tables"))}</a>` : ""}`
     : "";
   const who = document.getElementById("who");
   who.textContent = account ? `${account.name} (${t("role." + account.role)})` : "";
@@ -186,6 +188,8 @@ async function route() {
         return;
       }
       current = table.game === "baccarat" ? mountBaccarat(main, table, ctx) : mountBlackjack(main, table, ctx);
+    } else if (hash.startsWith("#/tables")) {
+      current = mountSupervisor(main, ctx);
     } else if (hash.startsWith("#/history")) {
       current = mountHistory(main, ctx);
     } else if ((match = hash.match(/^#\/dealer\/(\d+)/))) {
