@@ -83,12 +83,14 @@ def test_the_house_edge_for_the_cards_not_yet_seen(server: Server) -> None:
     from croupier.baccarat.presets import baccarat_rules
     from croupier.math.baccarat import analyze_baccarat
 
-    ana = server.login("ana")
-    before = server.view(BACCARAT)["round"]["house_edge"]
+    ana, sam = server.login("ana"), server.login("sam")
+    assert "house_edge" not in server.view(BACCARAT, ana)["round"]  # surveillance: staff only
+    assert "house_edge" not in server.view(BACCARAT)["round"]
+    before = server.view(BACCARAT, sam)["round"]["house_edge"]
     assert set(before) == {"player", "banker", "tie", "player_pair", "banker_pair", "lucky_6"}
     assert server.bet(ana, BACCARAT, "player", "10").status_code == 200
     server.advance(10)
-    view = server.view(BACCARAT)
+    view = server.view(BACCARAT, sam)
     history = server.client.get("/api/history", headers=ana).json()
     seen = [e["card"] for e in history[0]["events"] if e["type"] in ("first_card", "card")]
     counts = [32] * 13

@@ -997,7 +997,10 @@ class TableActor:
     # --------------------------------------------------------------------------------------------
     # what a viewer sees
 
-    def snapshot(self, viewer: str | None = None) -> dict[str, Any]:
+    def snapshot(self, viewer: str | None = None, *, staff: bool = False) -> dict[str, Any]:
+        """What ``viewer`` may see now: never a card face down to them. Baccarat's exact live house edges
+        are surveillance: shown to staff only, at a table set to show them (``live_edges``); a player who
+        saw them could wait for the coups where a bet favours them."""
         round_ = self.round
         document: dict[str, Any] = {
             "table": self.table_id,
@@ -1015,6 +1018,8 @@ class TableActor:
         }
         if round_ is not None:
             document["round"] = {"id": self.round_id, "number": self.round_number + 1, **round_.view(viewer)}
+            if not (staff and getattr(self.row, "live_edges", False)):
+                document["round"].pop("house_edge", None)
             document["pending"] = round_.pending().document()
             if viewer is not None:
                 document["your_actions"] = round_.legal_for(viewer)

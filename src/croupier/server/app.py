@@ -40,6 +40,9 @@ from croupier.server.routes_tables import tables_router
 
 log = logging.getLogger("croupier.server")
 
+STAFF = ("dealer", "supervisor")
+"""Roles that may see a table's surveillance figures (the live house edges, where the table shows them)."""
+
 MAX_ID = 2**62
 """The largest record number a path may name (database integers are 64-bit)."""
 
@@ -170,7 +173,7 @@ class Service:
             return None
         try:
             if message.get("kind") == "snapshot":
-                return {"answer": actor.snapshot(message.get("viewer"))}
+                return {"answer": actor.snapshot(message.get("viewer"), staff=bool(message.get("staff")))}
             who = message["identity"]
             command = Command(
                 str(message["kind"]),
@@ -201,13 +204,14 @@ class Service:
         except RemoteError as error:
             raise Refused(str(error), error.status) from None
 
-    async def snapshot(self, table_id: int, viewer: str | None) -> dict[str, Any]:
+    async def snapshot(self, table_id: int, viewer: str | None, staff: bool = False) -> dict[str, Any]:
+        """What ``viewer`` sees of the table (``staff``: a dealer or supervisor, who may see surveillance)."""
         actor = self.actors.get(table_id)
         if actor is not None:
-            return actor.snapshot(viewer)
+            return actor.snapshot(viewer, staff=staff)
         await self._known_table(table_id)
         try:
-            return await self.hub.request(table_id, {"kind": "snapshot", "viewer": viewer})
+            return await self.hub.request(table_id, {"kind": "snapshot", "viewer": viewer, "staff": staff})
         except RemoteError as error:
             raise Refused(str(error), error.status) from None
 
@@ -548,11 +552,13 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
     async def table_view(table_id: TableId, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
-        viewer = None
+        viewer: Identity | None = None
         if authorization and authorization.lower().startswith("bearer "):
             async with service.reader() as session:
-                viewer = (await identify(session, authorization[7:].strip())).name
-        return await service.snapshot(table_id, viewer)
+                viewer = await identify(session, authorization[7:].strip())
+        if viewer is None:
+            return await service.snapshot(table_id, None)
+        return await service.snapshot(table_id, viewer.name, staff=viewer.role in STAFF)
 
     @app.post("/api/tables/{table_id}/bets", tags=["play"])
     async def place_bet(table_id: TableId, body: BetBody, identity: Me, idempotency_key: Key = None) -> dict[str, Any]:
@@ -629,7 +635,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                 await websocket.close(code=4401, reason=str(error))
                 return
         try:
-            snapshot = await service.snapshot(table_id, identity.name if identity else None)
+            snapshot = await service.snapshot(
+                table_id, identity.name if identity else None, staff=identity is not None and identity.role in STAFF
+            )
         except Refused as refused:
             await websocket.close(code=4000 + refused.status, reason=str(refused))
             return
