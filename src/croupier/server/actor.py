@@ -33,7 +33,7 @@ from croupier.blackjack.presets import blackjack_rules
 from croupier.errors import CroupierError
 from croupier.money import format_amount
 from croupier.rng import commitment
-from croupier.server import ledger
+from croupier.server import faults, ledger
 from croupier.server.auth import Identity
 from croupier.server.clock import Clock
 from croupier.server.fair import new_seed
@@ -95,7 +95,12 @@ class TableActor:
         self.name = row.name
         self.game = row.game
         self.row = row
-        self.rules = table_rules(row)
+        self.stopped_reason: str | None = None
+        self.idle = asyncio.Event()
+        self.faults = faults.new_log()
+        self.fault_streak = 0
+        self.first_pause = faults.FIRST_PAUSE
+        self.end_shoe_after_round = False  # the dealer ended the shoe: the round in play is its last
         self.sessions = sessions
         self.hub = hub
         self.clock = clock
@@ -109,7 +114,15 @@ class TableActor:
         self.round_number = 0
         self.shoe_id: int | None = None
         self.commitment: str | None = None
-        self.driver = driver_for(self.rules)
+        try:
+            self.rules = table_rules(row)
+            self.driver = driver_for(self.rules)
+        except Exception as error:  # a table that cannot be set up is stopped, with the reason, not a crash
+            log.error("table %s cannot start: %s", row.name, error)
+            self.rules = None
+            self.stopped_reason = f"its rules cannot be set up: {error}"
+            self.phase = "stopped"
+            self.idle.set()
         self.seq = 0
         self.ops_seen = 0
         self.log: list[dict[str, Any]] = []
@@ -120,12 +133,13 @@ class TableActor:
         self.voided_cards: list[str] = []
         self.misdeal_burn = 0
         self.last_round: dict[str, Any] | None = None  # what the last round showed, for a viewer who comes after
-        self.idle = asyncio.Event()
 
     # --------------------------------------------------------------------------------------------
     # running
 
     def start(self) -> None:
+        if self.stopped_reason is not None:
+            return
         self.task = asyncio.create_task(self._run(), name=f"table-{self.table_id}")
 
     async def stop(self) -> None:
@@ -139,22 +153,22 @@ class TableActor:
                 command.future.set_exception(Refused("the table is closing", 503))
 
     async def submit(self, command: Command) -> dict[str, Any]:
+        if self.phase in ("fault", "stopped"):
+            raise faults.unavailable(self)
         if self.task is None or self.task.done():
             raise Refused(f"table {self.name} is not running", 503)
         await self.queue.put(command)
         return await command.future
 
     async def _run(self) -> None:
-        try:
-            await self.recover()
-            while True:
+        await faults.patiently(self, "recovering the table's unfinished rounds", self.recover)
+        while True:
+            try:
                 await self._play_one_round()
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # pragma: no cover - a bug; the table stops, the round stays for recovery
-            log.exception("table %s stopped", self.name)
-            self.phase = "stopped"
-            raise
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # no rule ever stops a table: the round is void, the table deals on
+                await faults.contain(self, error)
 
     async def _publish(self, event: dict[str, Any]) -> None:
         self.seq += 1
@@ -200,7 +214,7 @@ class TableActor:
                 record.cut_card = shoe.cut_card
             shoe_id = record.id
             self.commitment = record.commitment
-        self.shoe_id = shoe_id
+        self.shoe_id = shoe_id  # stored: a fault from here on ends it
         self.round_number = 0
         self.driver.load(shoe)
         await self._publish({"type": "new_shoe", "shoe": shoe_id, "commitment": self.commitment})
@@ -399,6 +413,12 @@ class TableActor:
                     log.warning("table %s: a request could not be stored", self.name, exc_info=True)
                     command.future.set_exception(Refused("the request could not be stored; nothing was changed", 503))
             return
+        except Exception:  # a fault, not a refusal: the round is void and every bet returned (faults.contain)
+            if not command.future.done():
+                command.future.set_exception(
+                    Refused("internal error: the round in play is void and every bet of it is returned", 500)
+                )
+            raise
         if not command.future.done():
             command.future.set_result(answer)
 
@@ -510,7 +530,8 @@ class TableActor:
         self.round_id = round_id
         self.accounts[who.name] = who.id
         self.balance_before.setdefault(who.id, after[wallet] + cents)
-        self.round.bet(who.name, spot, amount)
+        with faults.after_commit("bet"):
+            self.round.bet(who.name, spot, amount)
         await self._publish_engine_events()
         await self._tell_balance(who.id, after[wallet])
         return answer
@@ -564,7 +585,11 @@ class TableActor:
                 answer["staked"] = {p: ledger.money_text(c) for p, c in money.items()}
                 await self._remember(session, command, answer)
         before = round_.staked()
-        round_.act(who.name, action)
+        if money:
+            with faults.after_commit(str(action.get("type"))):
+                round_.act(who.name, action)
+        else:
+            round_.act(who.name, action)
         after_staked = round_.staked()
         for player, amount in required.items():
             if after_staked.get(player, Decimal(0)) - before.get(player, Decimal(0)) != amount:
@@ -647,6 +672,7 @@ class TableActor:
                     }
             record.log = self.log
         self.rounds_played += 1
+        self.fault_streak = 0
         if not round_.voided:
             self.round_number += 1
         self.last_round = {"id": self.round_id, "voided": round_.voided, **round_.view()}
@@ -711,10 +737,13 @@ class TableActor:
             "phase": self.phase,
             "closes_at": self.deadline_at,
             "shoe": {"id": self.shoe_id, "commitment": self.commitment},
-            "rules": {"preset": self.rules.preset, **self.rules.describe()},
+            "rules": None if self.rules is None else {"preset": self.rules.preset, **self.rules.describe()},
             "round": None,
             "last_round": self.last_round,
+            "faults": [fault.document() for fault in self.faults],
         }
+        if self.stopped_reason is not None:
+            document["stopped"] = self.stopped_reason
         if round_ is not None:
             document["round"] = {"id": self.round_id, "number": self.round_number + 1, **round_.view()}
             document["pending"] = round_.pending().document()

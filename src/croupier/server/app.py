@@ -109,6 +109,8 @@ class Service:
                 await self._lease_round()
             except (OSError, SQLAlchemyError):  # the database is away for a moment: try again next time
                 log.warning("lease renewal failed", exc_info=True)
+            except Exception:  # a fault never stops the leases of every other table
+                log.exception("lease renewal failed")
 
     async def _lease_round(self) -> None:
         now = datetime.now(UTC)
@@ -485,7 +487,11 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         result = []
         for row in rows:
             actor = service.actors.get(row.id)
-            rules = table_rules(row)
+            try:
+                rules = table_rules(row)
+            except (CroupierError, ValueError) as error:  # a table whose rules cannot be set up is stopped
+                result.append(stopped_entry(row, str(error)))
+                continue
             snapshot = actor.snapshot() if actor else {}
             seats = []
             round_ = snapshot.get("round") or {}
@@ -558,6 +564,24 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     @app.get("/api/shoes/{shoe_id}", tags=["fairness"])
     async def shoe(shoe_id: ShoeId, session: ReadDb) -> dict[str, Any]:
         return await history.shoe_document(session, shoe_id)
+
+    def stopped_entry(row: GameTable, reason: str) -> dict[str, Any]:
+        return {
+            "id": row.id,
+            "name": row.name,
+            "game": row.game,
+            "rules": row.preset,
+            "overrides": dict(row.overrides),
+            "parameters": {},
+            "min_bet": ledger.money_text(row.min_bet),
+            "max_bet": ledger.money_text(row.max_bet),
+            "chip": ledger.money_text(row.chip),
+            "mode": row.mode,
+            "boxes": None,
+            "boxes_taken": [],
+            "phase": "stopped",
+            "stopped": f"its rules cannot be set up: {reason}",
+        }
 
     # the live view ---------------------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")
