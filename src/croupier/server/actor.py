@@ -33,11 +33,11 @@ from croupier.blackjack.presets import blackjack_rules
 from croupier.errors import CroupierError
 from croupier.money import format_amount
 from croupier.rng import commitment
-from croupier.server import faults, ledger
+from croupier.server import faults, ledger, liveshoe
 from croupier.server.auth import Identity
 from croupier.server.clock import Clock
 from croupier.server.fair import new_seed
-from croupier.server.games import BlackjackRound, GameRound, Pending, driver_for, read_card
+from croupier.server.games import BaccaratRound, BlackjackRound, GameRound, Pending, driver_for, read_card
 from croupier.server.hub import Hub
 from croupier.server.models import BetRecord, GameTable, IdempotencyRecord, RoundRecord, Settlement, ShoeRecord
 from croupier.shoe import Shoe
@@ -392,6 +392,8 @@ class TableActor:
                 answer = await self._void(command)
             elif command.kind == "misdeal":
                 answer = await self._misdeal(command)
+            elif command.kind in liveshoe.COMMANDS:
+                answer = await liveshoe.COMMANDS[command.kind](self, command)
             else:
                 raise Refused(f"unknown command {command.kind!r}", 400)
         except Refused as refused:
@@ -632,9 +634,11 @@ class TableActor:
         if who.role != "supervisor":
             raise Refused("a misdeal needs a supervisor's approval (Art. 2.1; online §3.5)", 403)
         round_ = self.round
+        if isinstance(round_, BaccaratRound):
+            return await liveshoe.baccarat_misdeal(self, round_)
         if round_ is None or self.phase != "playing" or not isinstance(round_, BlackjackRound):
             raise Refused("no blackjack deal in play to void")
-        burn = 3 if self.rules.preset == "live-online" else 0
+        burn = liveshoe.misdeal_burn(self.rules)
         self.voided_cards.extend(round_.cards_drawn())
         self.misdeals.append(len(round_.cards_drawn()))
         self.misdeal_burn = burn
@@ -664,7 +668,11 @@ class TableActor:
                 record.spec = {"voided_after_cards": len(record.cards)}
             else:
                 balances = await self._settle(session, record, round_)
-                if self.misdeals:
+                if isinstance(round_, BlackjackRound) and round_.face_up_voided():
+                    record.result = {**(record.result or {}), "voided_cards": round_.face_up_voided()}
+                if self.misdeals and isinstance(round_, BaccaratRound):  # Art. 10: the coup voided once
+                    record.spec = {**(record.spec or {}), "misdeal_after_cards": self.misdeals[0]}
+                elif self.misdeals:
                     record.spec = {
                         **(record.spec or {}),
                         "misdeal_after_cards": list(self.misdeals),
@@ -679,7 +687,8 @@ class TableActor:
         await self._publish({"type": "round_over", "round": self.round_id, "voided": round_.voided})
         for account_id, cents in balances.items():
             await self._tell_balance(account_id, cents)
-        if round_.voided or round_.last_of_shoe:
+        if round_.voided or round_.last_of_shoe or self.end_shoe_after_round:
+            self.end_shoe_after_round = False
             await self._end_shoe()
         self.phase = "idle"
         self.round = None

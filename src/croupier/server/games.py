@@ -261,6 +261,25 @@ class BlackjackRound:
     def void(self, reason: str) -> None:
         self.round.void(reason)
 
+    def void_card(self, card: Card, reason: str) -> None:
+        """Art. 3.2a: a card the dealer drew by mistake is void (the engine's ``Round.void_card``)."""
+        voider = getattr(self.round, "void_card", None)
+        if voider is None:
+            raise ActionError(
+                "this server's blackjack engine cannot void a drawn card yet (Art. 3.2a); declare a misdeal "
+                "(Art. 2.1) or void the round"
+            )
+        voider(card, reason)
+
+    def move_card(self, card: Card, box: int, hand: int) -> None:
+        """Art. 2.1: a card dealt to the wrong box goes to the box it belonged to (``Round.move_card``)."""
+        mover = getattr(self.round, "move_card", None)
+        if mover is None:
+            raise ActionError(
+                "this server's blackjack engine cannot move a card yet (Art. 2.1); declare a misdeal instead"
+            )
+        mover(card, box, hand)
+
     # results -------------------------------------------------------------------------------------
     def staked(self) -> dict[str, Decimal]:
         return self.round.staked()
@@ -281,11 +300,17 @@ class BlackjackRound:
         return self.round.last_round or self.table.shoe_finished
 
     def cards_drawn(self) -> list[str]:
+        """The cards the round took from the shoe, burns included, in order; not a card found face up in
+        the shoe (void, Art. 2.1: as if the shoe had not held it, so a transcript's shoe leaves it out)."""
         drawn = []
         for o in self.round.operations:
-            if isinstance(o, op.CardBurned | op.CardDealt | op.CardVoided):
+            if isinstance(o, op.CardBurned | op.CardDealt):
                 drawn.append(str(o.card))
         return drawn
+
+    def face_up_voided(self) -> list[str]:
+        """The cards found face up in the shoe during the round, void (Art. 2.1)."""
+        return [str(o.card) for o in self.round.operations if isinstance(o, op.CardVoided)]
 
     def spec(self) -> dict[str, Any]:
         return round_spec(self.round)
@@ -689,6 +714,10 @@ class BaccaratDriver:
         self.shoe_ops = 0
 
     def load(self, shoe: Shoe) -> None:
+        if self.table.phase is not BaccaratPhase.AWAITING_SHOE:
+            # the shoe ended before its last coup (a void, or the dealer ended it, online §3.2.3): the
+            # engine starts afresh with the new shoe
+            self.table = BaccaratTable(self.rules)
         self.history = []
         self.shoe_start = self.table.operation_count
         self.shoe_ops = self.table.operation_count
