@@ -33,11 +33,11 @@ from croupier.blackjack.presets import blackjack_rules
 from croupier.errors import CroupierError
 from croupier.money import format_amount
 from croupier.rng import commitment
-from croupier.server import ledger
+from croupier.server import faults, ledger, liveshoe
 from croupier.server.auth import Identity
 from croupier.server.clock import Clock
 from croupier.server.fair import new_seed
-from croupier.server.games import BlackjackRound, GameRound, Pending, driver_for, read_card
+from croupier.server.games import BaccaratRound, BlackjackRound, GameRound, Pending, driver_for, read_card
 from croupier.server.hub import Hub
 from croupier.server.models import BetRecord, GameTable, IdempotencyRecord, RoundRecord, Settlement, ShoeRecord
 from croupier.server.seats import BACCARAT_SEATS, Seats
@@ -99,7 +99,12 @@ class TableActor:
         self.name = row.name
         self.game = row.game
         self.row = row
-        self.rules = table_rules(row)
+        self.stopped_reason: str | None = None
+        self.idle = asyncio.Event()
+        self.faults = faults.new_log()
+        self.fault_streak = 0
+        self.first_pause = faults.FIRST_PAUSE
+        self.end_shoe_after_round = False  # the dealer ended the shoe: the round in play is its last
         self.sessions = sessions
         self.hub = hub
         self.clock = clock
@@ -113,7 +118,15 @@ class TableActor:
         self.round_number = 0
         self.shoe_id: int | None = None
         self.commitment: str | None = None
-        self.driver = driver_for(self.rules)
+        try:
+            self.rules = table_rules(row)
+            self.driver = driver_for(self.rules)
+        except Exception as error:  # a table that cannot be set up is stopped, with the reason, not a crash
+            log.error("table %s cannot start: %s", row.name, error)
+            self.rules = None
+            self.stopped_reason = f"its rules cannot be set up: {error}"
+            self.phase = "stopped"
+            self.idle.set()
         self.seq = 0
         self.ops_seen = 0
         self.log: list[dict[str, Any]] = []
@@ -129,13 +142,14 @@ class TableActor:
         self.cutter: str | None = None  # who may cut the shoe now (Art. 2.1)
         self.cut_seed: str | None = None
         self.matching: dict[tuple[str, int], bool] = {}  # (bettor, box) -> matches the decider (Art. 13)
-        self.idle = asyncio.Event()
         self.closing = False  # a supervisor closed the table: it finishes the round in play, then stops
 
     # --------------------------------------------------------------------------------------------
     # running
 
     def start(self) -> None:
+        if self.stopped_reason is not None:
+            return
         self.task = asyncio.create_task(self._run(), name=f"table-{self.table_id}")
 
     async def stop(self) -> None:
@@ -149,22 +163,22 @@ class TableActor:
                 command.future.set_exception(Refused("the table is closing", 503))
 
     async def submit(self, command: Command) -> dict[str, Any]:
+        if self.phase in ("fault", "stopped"):
+            raise faults.unavailable(self)
         if self.task is None or self.task.done():
             raise Refused(f"table {self.name} is not running", 503)
         await self.queue.put(command)
         return await command.future
 
     async def _run(self) -> None:
-        try:
-            await self.recover()
-            while self.phase != "closed":
+        await faults.patiently(self, "recovering the table's unfinished rounds", self.recover)
+        while self.phase != "closed":
+            try:
                 await self._play_one_round()
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # pragma: no cover - a bug; the table stops, the round stays for recovery
-            log.exception("table %s stopped", self.name)
-            self.phase = "stopped"
-            raise
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # no rule ever stops a table: the round is void, the table deals on
+                await faults.contain(self, error)
 
     async def _publish(self, event: dict[str, Any]) -> None:
         self.seq += 1
@@ -224,7 +238,7 @@ class TableActor:
                 record.commitment = commitment(seed)
             shoe_id, nonce, client_seed = record.id, record.nonce, record.client_seed
             self.commitment = record.commitment
-        self.shoe_id = shoe_id
+        self.shoe_id = shoe_id  # stored: a fault from here on ends it
         self.round_number = 0
         await self._publish({"type": "new_shoe", "shoe": shoe_id, "commitment": self.commitment})
         if live:
@@ -471,6 +485,8 @@ class TableActor:
                 answer = await self._leave(command)
             elif command.kind == "matching":
                 answer = await self._set_matching(command)
+            elif command.kind in liveshoe.COMMANDS:
+                answer = await liveshoe.COMMANDS[command.kind](self, command)
             else:
                 raise Refused(f"unknown command {command.kind!r}", 400)
         except Refused as refused:
@@ -492,6 +508,12 @@ class TableActor:
                     log.warning("table %s: a request could not be stored", self.name, exc_info=True)
                     command.future.set_exception(Refused("the request could not be stored; nothing was changed", 503))
             return
+        except Exception:  # a fault, not a refusal: the round is void and every bet returned (faults.contain)
+            if not command.future.done():
+                command.future.set_exception(
+                    Refused("internal error: the round in play is void and every bet of it is returned", 500)
+                )
+            raise
         if not command.future.done():
             command.future.set_result(answer)
 
@@ -575,7 +597,8 @@ class TableActor:
         if self.game == "blackjack":
             self.matching[(who.name, int(spot))] = match
         self.accounts[who.name] = who.id
-        self.round.bet(who.name, spot, amount)
+        with faults.after_commit("bet"):
+            self.round.bet(who.name, spot, amount)
         await self._publish_engine_events()
         return answer
 
@@ -704,7 +727,11 @@ class TableActor:
         else:
             raise Refused(f"{kind}: the other bettors' balances kept changing; try again", 409)
         before = round_.staked()
-        round_.act(who.name, action, declined)
+        if money:
+            with faults.after_commit(str(action.get("type"))):
+                round_.act(who.name, action, declined)
+        else:
+            round_.act(who.name, action, declined)
         after_staked = round_.staked()
         for player, amount in required.items():
             if after_staked.get(player, Decimal(0)) - before.get(player, Decimal(0)) != amount:
@@ -855,9 +882,11 @@ class TableActor:
         if who.role != "supervisor":
             raise Refused("a misdeal needs a supervisor's approval (Art. 2.1; online §3.5)", 403)
         round_ = self.round
+        if isinstance(round_, BaccaratRound):
+            return await liveshoe.baccarat_misdeal(self, round_)
         if round_ is None or self.phase != "playing" or not isinstance(round_, BlackjackRound):
             raise Refused("no blackjack deal in play to void")
-        burn = 3 if self.rules.preset == "live-online" else 0
+        burn = liveshoe.misdeal_burn(self.rules)
         self.voided_cards.extend(round_.cards_drawn())
         self.misdeals.append(len(round_.cards_drawn()))
         self.misdeal_burn = burn
@@ -887,7 +916,11 @@ class TableActor:
                 record.spec = {"voided_after_cards": len(record.cards)}
             else:
                 balances = await self._settle(session, record, round_)
-                if self.misdeals:
+                if isinstance(round_, BlackjackRound) and round_.face_up_voided():
+                    record.result = {**(record.result or {}), "voided_cards": round_.face_up_voided()}
+                if self.misdeals and isinstance(round_, BaccaratRound):  # Art. 10: the coup voided once
+                    record.spec = {**(record.spec or {}), "misdeal_after_cards": self.misdeals[0]}
+                elif self.misdeals:
                     record.spec = {
                         **(record.spec or {}),
                         "misdeal_after_cards": list(self.misdeals),
@@ -898,13 +931,15 @@ class TableActor:
             if carried:
                 await self._carry(session, record, carried)
         self.rounds_played += 1
+        self.fault_streak = 0
         if not round_.voided:
             self.round_number += 1
         self.last_round = {"id": self.round_id, "voided": round_.voided, **round_.view()}
         await self._publish({"type": "round_over", "round": self.round_id, "voided": round_.voided})
         for account_id, cents in balances.items():
             await self._tell_balance(account_id, cents)
-        if round_.voided or round_.last_of_shoe:
+        if round_.voided or round_.last_of_shoe or self.end_shoe_after_round:
+            self.end_shoe_after_round = False
             await self._end_shoe()
         self.phase = "idle"
         self.round = None
@@ -1010,12 +1045,15 @@ class TableActor:
             "phase": self.phase,
             "closes_at": self.deadline_at,
             "shoe": {"id": self.shoe_id, "commitment": self.commitment},
-            "rules": {"preset": self.rules.preset, **self.rules.describe()},
+            "rules": None if self.rules is None else {"preset": self.rules.preset, **self.rules.describe()},
             "round": None,
             "last_round": self.last_round,
             "seats": self.seats.document(),
             "cutter": self.cutter,
+            "faults": [fault.document() for fault in self.faults],
         }
+        if self.stopped_reason is not None:
+            document["stopped"] = self.stopped_reason
         if round_ is not None:
             document["round"] = {"id": self.round_id, "number": self.round_number + 1, **round_.view(viewer)}
             if not (staff and getattr(self.row, "live_edges", False)):

@@ -113,6 +113,8 @@ class Service:
                 await self._lease_round()
             except (OSError, SQLAlchemyError):  # the database is away for a moment: try again next time
                 log.warning("lease renewal failed", exc_info=True)
+            except Exception:  # a fault never stops the leases of every other table
+                log.exception("lease renewal failed")
 
     async def _lease_round(self) -> None:
         now = datetime.now(UTC)
@@ -303,6 +305,16 @@ class CardBody(BaseModel):
 
 class VoidBody(BaseModel):
     reason: str = Field(default="", max_length=200)
+
+
+class VoidCardBody(CardBody):
+    reason: str = Field(default="", max_length=200)
+
+
+class MoveCardBody(CardBody):
+    box: int | None = Field(default=None, ge=0, le=7, description="Blackjack: the box it belongs to (0: the dealer)")
+    hand: int = Field(default=0, ge=0, le=7)
+    side: str | None = Field(default=None, max_length=8, description="Baccarat: player or banker")
 
 
 class MoneyBody(BaseModel):
@@ -522,7 +534,11 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         result = []
         for row in rows:
             actor = service.actors.get(row.id)
-            rules = table_rules(row)
+            try:
+                rules = table_rules(row)
+            except (CroupierError, ValueError) as error:  # a table whose rules cannot be set up is stopped
+                result.append(stopped_entry(row, str(error)))
+                continue
             snapshot = actor.snapshot() if actor else {}
             seats = []
             round_ = snapshot.get("round") or {}
@@ -601,6 +617,37 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     async def void(table_id: TableId, body: VoidBody, identity: Me) -> dict[str, Any]:
         return await service.submit(table_id, Command("void", identity, body.model_dump()))
 
+    # a live shoe's life and the dealer's errors (liveshoe.py) ----------------------------------------
+    @app.post("/api/tables/{table_id}/shuffle", tags=["dealer"])
+    async def shuffle(table_id: TableId, identity: Me) -> dict[str, Any]:
+        """Between rounds at a live table: the shoe ends and a new one begins (its start burns next)."""
+        return await service.submit(table_id, Command("shuffle", identity, {}))
+
+    @app.post("/api/tables/{table_id}/end-shoe", tags=["dealer"])
+    async def end_shoe(table_id: TableId, identity: Me) -> dict[str, Any]:
+        """The shoe ends after the round in play, or at once between rounds (online §3.2.3)."""
+        return await service.submit(table_id, Command("end_shoe", identity, {}))
+
+    @app.post("/api/tables/{table_id}/cut-card", tags=["dealer"])
+    async def report_cut_card(table_id: TableId, identity: Me) -> dict[str, Any]:
+        """The cut card came out (Art. 2.2; online §3.2.2; baccarat Art. 3.1)."""
+        return await service.submit(table_id, Command("cut_card", identity, {}))
+
+    @app.post("/api/tables/{table_id}/face-up-card", tags=["dealer"])
+    async def face_up_card(table_id: TableId, body: CardBody, identity: Me) -> dict[str, Any]:
+        """A card found face up in the shoe is void (Art. 2.1); in baccarat it stays valid (Art. 4)."""
+        return await service.submit(table_id, Command("face_up_card", identity, body.model_dump()))
+
+    @app.post("/api/tables/{table_id}/void-card", tags=["dealer"])
+    async def void_card(table_id: TableId, body: VoidCardBody, identity: Me) -> dict[str, Any]:
+        """A card the dealer drew by mistake is void (Art. 3.2a; a supervisor)."""
+        return await service.submit(table_id, Command("void_card", identity, body.model_dump()))
+
+    @app.post("/api/tables/{table_id}/move-card", tags=["dealer"])
+    async def move_card(table_id: TableId, body: MoveCardBody, identity: Me) -> dict[str, Any]:
+        """A card dealt to the wrong box goes to its box (Art. 2.1; baccarat Art. 10; a supervisor)."""
+        return await service.submit(table_id, Command("move_card", identity, body.model_dump(exclude_none=True)))
+
     # history ---------------------------------------------------------------------------------------
     @app.get("/api/history", tags=["history"])
     async def my_history(
@@ -619,6 +666,24 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     @app.get("/api/shoes/{shoe_id}", tags=["fairness"])
     async def shoe(shoe_id: ShoeId, session: ReadDb) -> dict[str, Any]:
         return await history.shoe_document(session, shoe_id)
+
+    def stopped_entry(row: GameTable, reason: str) -> dict[str, Any]:
+        return {
+            "id": row.id,
+            "name": row.name,
+            "game": row.game,
+            "rules": row.preset,
+            "overrides": dict(row.overrides),
+            "parameters": {},
+            "min_bet": ledger.money_text(row.min_bet),
+            "max_bet": ledger.money_text(row.max_bet),
+            "chip": ledger.money_text(row.chip),
+            "mode": row.mode,
+            "boxes": None,
+            "boxes_taken": [],
+            "phase": "stopped",
+            "stopped": f"its rules cannot be set up: {reason}",
+        }
 
     # the live view ---------------------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")

@@ -417,6 +417,10 @@ class BaccaratDriver:
         self.shoe_ops = 0
 
     def load(self, shoe: Shoe) -> None:
+        if self.table.phase is not BaccaratPhase.AWAITING_SHOE:
+            # the shoe ended before its last coup (a void, or the dealer ended it, online §3.2.3): the
+            # engine starts afresh with the new shoe
+            self.table = BaccaratTable(self.rules)
         self.history = []
         self.shoe_start = self.table.operation_count
         self.shoe_ops = self.table.operation_count

@@ -211,6 +211,17 @@ class BlackjackRound:
     def void(self, reason: str) -> None:
         self.round.void(reason)
 
+    def void_card(self, card: Card, reason: str) -> None:
+        """Art. 2.1, 3.2a: a card the dealer drew by mistake is void (the engine's ``Round.void_card``)."""
+        self.round.void_card(card, reason)
+
+    def move_card(self, card: Card, box: int, hand: int | None = None) -> None:
+        """Art. 2.1: a card dealt to the wrong box goes to the box it belonged to (``Round.move_card``: the
+        engine dealt it there; the hand is the one it was dealt to)."""
+        moved = self.round.move_card(card, box)
+        if hand is not None and moved.hand != hand:
+            raise ActionError(f"move card {card}: it was dealt to box {box} hand {moved.hand}, not hand {hand}")
+
     # results -------------------------------------------------------------------------------------
     def staked(self) -> dict[str, Decimal]:
         return self.round.staked()
@@ -235,11 +246,17 @@ class BlackjackRound:
         return self.round.last_round or self.table.shoe_finished
 
     def cards_drawn(self) -> list[str]:
+        """The cards the round took from the shoe, burns included, in order; not a card found face up in
+        the shoe (void, Art. 2.1: as if the shoe had not held it, so a transcript's shoe leaves it out)."""
         drawn = []
         for o in self.round.operations:
-            if isinstance(o, op.CardBurned | op.CardDealt | op.CardVoided):
+            if isinstance(o, op.CardBurned | op.CardDealt):
                 drawn.append(str(o.card))
         return drawn
+
+    def face_up_voided(self) -> list[str]:
+        """The cards found face up in the shoe during the round, void (Art. 2.1)."""
+        return [str(o.card) for o in self.round.operations if isinstance(o, op.CardVoided)]
 
     def spec(self) -> dict[str, Any]:
         return round_spec(self.round)

@@ -1,6 +1,8 @@
 // The dealer console of a live table: card entry as a card reader gives it (the card's text then
 // Enter), a prompt of what the table waits for next, and misdeal / void with a supervisor's approval
-// (the supervisor signs in on the console; their token is used for that one request only).
+// (the supervisor signs in on the console; their token is used for that one request only). The shoe's
+// life (a shuffle, the cut card, the end of the shoe, a card found face up) is reported from here, and
+// the table's last faults (a round voided by a fault of the server) are listed for the supervisor.
 
 import { api, watchTable } from "./api.js";
 import { esc, money, bjTotal, isoMs } from "./util.js";
@@ -14,7 +16,7 @@ export function mountDealer(main, table, ctx) {
     main.innerHTML = `<p class="panel">${esc(t("table.none"))}</p>`;
     return { unmount() {} };
   }
-  const s = { phase: "starting", pending: null, closesAt: 0, round: null, entered: [], events: [], approval: null, connected: false };
+  const s = { phase: "starting", pending: null, closesAt: 0, round: null, entered: [], events: [], approval: null, connected: false, faults: [] };
 
   main.innerHTML = `<section class="panel dealer-console" id="dealer-console" data-table="${table.id}">
     <h1>${esc(t("dealer.title", { table: table.name }))}</h1>
@@ -28,6 +30,12 @@ export function mountDealer(main, table, ctx) {
     </form>
     <div class="dealer-table" id="dealer-view"></div>
     <h2>${esc(t("dealer.entered"))}</h2><ol class="entered" id="entered"></ol>
+    <div class="shoe-reports" role="group" aria-label="${esc(t("dealer.shoe"))}">
+      <button type="button" id="shuffle">${esc(t("dealer.shuffle"))}</button>
+      <button type="button" id="cut-card">${esc(t("dealer.cut_card"))}</button>
+      <button type="button" id="end-shoe">${esc(t("dealer.end_shoe"))}</button>
+      <button type="button" id="face-up">${esc(t("dealer.face_up"))}</button>
+    </div>
     <div class="supervisor">
       <button type="button" id="misdeal" class="warn">${esc(t("dealer.misdeal"))}</button>
       <button type="button" id="void" class="warn">${esc(t("dealer.void"))}</button>
@@ -42,6 +50,7 @@ export function mountDealer(main, table, ctx) {
         <button type="button" id="cancel-approval">${esc(t("dealer.cancel"))}</button></p>
       </form>
     </dialog>
+    <h2>${esc(t("dealer.faults"))}</h2><ul class="faults" id="faults" role="log"></ul>
   </section>`;
   const root = main.querySelector("#dealer-console");
   const input = root.querySelector("#card-input");
@@ -98,6 +107,21 @@ export function mountDealer(main, table, ctx) {
       slot.innerHTML = view;
       slot.__html = view;
     }
+    root.querySelector("#faults").innerHTML = s.faults
+      .slice()
+      .reverse()
+      .map(
+        (f) =>
+          `<li class="fault">${esc(
+            t("dealer.fault_line", {
+              at: f.at,
+              during: f.during,
+              error: f.error,
+              what: f.round ? t("dealer.fault_void", { round: f.round }) : t("dealer.fault_none"),
+            }),
+          )}</li>`,
+      )
+      .join("");
     root.querySelector("#entered").innerHTML = s.entered.map((e) => `<li class="${e.ok ? "ok" : "bad"}">${esc(e.card)}${e.ok ? "" : ` — ${esc(e.error)}`}</li>`).join("");
   }
 
@@ -107,6 +131,7 @@ export function mountDealer(main, table, ctx) {
       const snapshot = await api("GET", `/api/tables/${table.id}`);
       s.phase = snapshot.phase;
       s.round = snapshot.round;
+      s.faults = snapshot.faults || [];
       const p = snapshot.pending || null;
       s.pending = p && ["card", "decision", "insurance"].includes(p.kind) ? { ...p, closesAt: isoMs(snapshot.closes_at) } : null;
       s.closesAt = isoMs(snapshot.closes_at);
@@ -180,6 +205,29 @@ export function mountDealer(main, table, ctx) {
     s.approval = null;
     input.focus();
   }
+  async function report(path, body, done) {
+    try {
+      const answer = await api("POST", `/api/tables/${table.id}/${path}`, body);
+      ctx.toast(t(done, { card: answer.voided || "" }), "info");
+    } catch (error) {
+      ctx.toast(error.message);
+    }
+    soon();
+    input.focus();
+  }
+  root.querySelector("#shuffle").addEventListener("click", () => report("shuffle", undefined, "dealer.shuffle_done"));
+  root.querySelector("#cut-card").addEventListener("click", () => report("cut-card", undefined, "dealer.cut_card_done"));
+  root.querySelector("#end-shoe").addEventListener("click", () => report("end-shoe", undefined, "dealer.end_shoe_done"));
+  root.querySelector("#face-up").addEventListener("click", () => {
+    const raw = (window.prompt(t("dealer.face_up_prompt")) || "").trim().toUpperCase();
+    const m = raw.match(CARD);
+    if (!m) {
+      if (raw) ctx.toast(t("dealer.not_a_card"));
+      return;
+    }
+    const card = (m[1] === "10" ? "T" : m[1]) + m[2];
+    report("face-up-card", { card }, "dealer.face_up_done");
+  });
   root.querySelector("#misdeal").addEventListener("click", () => ask("misdeal"));
   root.querySelector("#void").addEventListener("click", () => ask("void"));
   root.querySelector("#cancel-approval").addEventListener("click", () => {
@@ -210,6 +258,9 @@ export function mountDealer(main, table, ctx) {
         s.entered = [];
       } else if (e.type === "await") {
         s.pending = { ...e, closesAt: isoMs(e.closes_at) };
+      } else if (e.type === "fault") {
+        s.faults = [...s.faults, e].slice(-10);
+        ctx.toast(t("dealer.fault_line", { at: e.at, during: e.during, error: e.error, what: e.round ? t("dealer.fault_void", { round: e.round }) : t("dealer.fault_none") }));
       }
       render();
       soon();

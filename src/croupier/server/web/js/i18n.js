@@ -328,6 +328,21 @@ const EN = {
   "dealer.needs_supervisor": "Only a supervisor may approve this",
   "dealer.misdeal_done": "Misdeal approved: deal again",
   "dealer.void_done": "The round is void; every bet is returned",
+  "dealer.shoe": "The shoe",
+  "dealer.shuffle": "Shuffled: new shoe",
+  "dealer.cut_card": "Cut card out",
+  "dealer.end_shoe": "End the shoe after this round",
+  "dealer.face_up": "Card face up in the shoe",
+  "dealer.face_up_prompt": "The card found face up (it is void; Art. 2.1)",
+  "dealer.shuffle_done": "New shoe: deal its start burns first",
+  "dealer.cut_card_done": "Cut card noted: this round is the shoe's last",
+  "dealer.end_shoe_done": "The shoe ends after this round",
+  "dealer.face_up_done": "Card {card} void",
+  "dealer.faults": "Faults",
+  "dealer.fault_line": "{at} · {during}: {error} — {what}",
+  "dealer.fault_void": "round {round} void, every bet returned",
+  "dealer.fault_none": "no round was in play",
+  "phase.fault": "recovering from a fault",
 };
 
 const ZH = {
@@ -658,6 +673,21 @@ const ZH = {
   "dealer.needs_supervisor": "只有主管可以批准",
   "dealer.misdeal_done": "已批准發錯牌：重新發牌",
   "dealer.void_done": "本局作廢，全部注碼已退回",
+  "dealer.shoe": "牌靴",
+  "dealer.shuffle": "已洗牌：新牌靴",
+  "dealer.cut_card": "切牌卡已出",
+  "dealer.end_shoe": "本局後結束牌靴",
+  "dealer.face_up": "牌靴內有翻開的牌",
+  "dealer.face_up_prompt": "翻開的牌（作廢；第2.1條）",
+  "dealer.shuffle_done": "新牌靴：先發開靴燒牌",
+  "dealer.cut_card_done": "已記錄切牌卡：本局為此牌靴最後一局",
+  "dealer.end_shoe_done": "本局後結束牌靴",
+  "dealer.face_up_done": "{card} 作廢",
+  "dealer.faults": "故障",
+  "dealer.fault_line": "{at} · {during}：{error} — {what}",
+  "dealer.fault_void": "第 {round} 局作廢，全部注碼已退回",
+  "dealer.fault_none": "當時沒有進行中的牌局",
+  "phase.fault": "故障復原中",
 };
 
 const DICTIONARIES = { en: EN, "zh-Hant": ZH };

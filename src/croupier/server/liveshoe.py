@@ -1,0 +1,249 @@
+"""A live shoe's whole life, and the dealer's errors, at a card-reader table (RULES.md "A live shoe's
+whole life", "The dealer's errors at a live table"; online §3.2, §3.5; baccarat Art. 2.1, 3.1, 4, 10).
+
+At a live table (``mode = live``) the cards come from the dealer's shoe one at a time. The dealer (or
+a supervisor) reports what only the dealer sees:
+
+* ``shuffle``: between rounds, the shoe ends and a new live shoe begins; its start burns (online
+  §3.5: 6; Art. 2.1; baccarat Art. 2.1: the first card turned and its value burned) are the next
+  cards the dealer supplies;
+* ``cut_card``: the cut card came out: the round in play (or, between rounds, the next) is the shoe's
+  last (Art. 2.2; online §3.2.2); baccarat plays the rule set's ``at_cut_card`` (Art. 3.1);
+* ``end_shoe``: the shoe ends after the round in play, or at once between rounds (§3.2.3);
+* ``face_up_card``: a card found face up in the shoe is void (Art. 2.1; the round waits for the next
+  card); in baccarat it stays valid (Art. 4) and the request is refused;
+
+and, with a supervisor's approval (the dealer's own errors, online §3.5):
+
+* ``void_card``: a card the dealer drew by mistake is void (Art. 3.2a);
+* ``move_card``: a card dealt to the wrong box is moved to the box it belonged to (Art. 2.1; baccarat
+  Art. 10), before any void of the round.
+
+Each is recorded in the round's log and, where it changes which cards a transcript deals, in the
+round's record (the shoe's cut card, the cards voided).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import update
+
+from croupier.baccarat.state import Phase as BaccaratPhase
+from croupier.server.games import BaccaratRound, BlackjackRound, read_card
+from croupier.server.models import ShoeRecord
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
+    from croupier.server.actor import Command, TableActor
+
+MISDEAL_BURNS = {"live-online": 3}
+"""Cards burned before a deal is replayed after a game error, by preset (online §3.5: 3 with the
+supervisor's approval); none elsewhere (Macau 1983 Art. 2.1 names no burn)."""
+
+
+def misdeal_burn(rules: Any) -> int:
+    """How many cards are burned before a misdealt round is dealt again (online §3.5)."""
+    own = getattr(rules, "burn_after_misdeal", None)  # a rule parameter, where the engine has one
+    if isinstance(own, int):
+        return own
+    return MISDEAL_BURNS.get(rules.preset, 0)
+
+
+def _refused(message: str, status: int = 409) -> Exception:
+    from croupier.server.actor import Refused
+
+    return Refused(message, status)
+
+
+def _dealer_or_supervisor(actor: TableActor, command: Command, what: str) -> None:
+    who = command.identity
+    if who.role not in ("dealer", "supervisor"):
+        raise _refused(f"only the table's dealer or a supervisor may report {what} (online §3.2)", 403)
+    if who.role == "dealer" and actor.row.dealer_id not in (None, who.id):
+        raise _refused(f"{who.name} is not the dealer of table {actor.name}", 403)
+
+
+def _supervisor(command: Command, what: str, article: str) -> None:
+    if command.identity.role != "supervisor":
+        raise _refused(f"{what} needs a supervisor's approval ({article}; online §3.5)", 403)
+
+
+def _live(actor: TableActor, what: str) -> None:
+    if actor.row.mode != "live":
+        raise _refused(
+            f"table {actor.name} deals from its own shuffled shoe: the server shuffles it and finds its cut card; "
+            f"{what} is reported only at a live table"
+        )
+
+
+def _between_rounds(actor: TableActor) -> bool:
+    """Betting is open and no bet has been taken: the last round is over, the next not begun."""
+    return actor.phase == "betting" and actor.round_id is None
+
+
+# ------------------------------------------------------------------------------------------------
+# the shoe
+
+
+async def shuffle(actor: TableActor, command: Command) -> dict[str, Any]:
+    _dealer_or_supervisor(actor, command, "a shuffle")
+    _live(actor, "a shuffle")
+    if not _between_rounds(actor):
+        raise _refused(
+            "a shuffle is reported between rounds (online §3.2): a round has bets or is in play; end the shoe "
+            "after it (end-shoe) and report the shuffle then"
+        )
+    await _new_shoe_now(actor)
+    return {"accepted": True, "shoe": actor.shoe_id}
+
+
+async def end_shoe(actor: TableActor, command: Command) -> dict[str, Any]:
+    _dealer_or_supervisor(actor, command, "the end of the shoe")
+    _live(actor, "the end of the shoe")
+    if _between_rounds(actor):
+        await _new_shoe_now(actor)
+        return {"accepted": True, "ended": True, "shoe": actor.shoe_id}
+    actor.end_shoe_after_round = True
+    await actor._publish({"type": "shoe_ends_after_round", "round": actor.round_number + 1})
+    return {"accepted": True, "ended": False, "after_round": actor.round_number + 1}
+
+
+async def _new_shoe_now(actor: TableActor) -> None:
+    """End the shoe, begin a new live one, and open the same betting window on its first round."""
+    from croupier.server.games import driver_for
+
+    await actor._end_shoe()
+    actor.driver = driver_for(actor.rules)  # the engine's shoe state starts afresh with the new shoe
+    await actor._new_shoe()
+    actor.round = actor.driver.next_round()
+    actor.ops_seen = 0
+    actor.log = []
+    actor.end_shoe_after_round = False
+    await actor._publish({"type": "betting_open", "closes_at": actor.deadline_at, "round": 1})
+
+
+async def cut_card(actor: TableActor, command: Command) -> dict[str, Any]:
+    _dealer_or_supervisor(actor, command, "the cut card")
+    _live(actor, "the cut card")
+    round_ = actor.round
+    if round_ is None:
+        raise _refused("no round is open to report the cut card in")
+    if isinstance(round_, BlackjackRound):
+        shoe = round_.round.shoe
+        if shoe.cut_card_out:
+            raise _refused("the cut card has already come out of this shoe (Art. 2.2; online §3.2.2)")
+        drew = bool(round_.cards_drawn())
+        round_.round.mark_cut_card()
+    elif isinstance(round_, BaccaratRound):
+        table = round_.table
+        if table.shoe is None or table.cut_card_coup is not None:
+            raise _refused("the cut card has already come out of this shoe (Art. 3.1)")
+        shoe = table.shoe
+        dealt = bool(table.player_cards or table.banker_cards)
+        drew = table.coup >= 1 and (table.phase is BaccaratPhase.BETTING or dealt)
+        table.report_cut_card()
+    else:  # pragma: no cover - every game is one of the two
+        raise _refused("this game has no cut card")
+    # where a transcript puts the cut card so that its replay counts the same round as the last: on
+    # the round's last card drawn, or on the next card when the round has drawn none
+    position = shoe.position - 1 if drew and shoe.position else shoe.position
+    shoe_id = actor.shoe_id
+    async with actor.sessions() as session, session.begin():
+        await session.execute(update(ShoeRecord).where(ShoeRecord.id == shoe_id).values(cut_card=position))
+    await actor._publish_engine_events()
+    return {"accepted": True, "cut_card": position}
+
+
+# ------------------------------------------------------------------------------------------------
+# the dealer's errors
+
+
+def _awaiting_card(actor: TableActor) -> None:
+    if actor.round is None or actor.phase != "playing" or actor.round.pending().kind != "card":
+        raise _refused("the table is not dealing: no card is due from the shoe now")
+
+
+async def face_up_card(actor: TableActor, command: Command) -> dict[str, Any]:
+    _dealer_or_supervisor(actor, command, "a card found face up")
+    _live(actor, "a card found face up")
+    if isinstance(actor.round, BaccaratRound) or actor.game == "baccarat":
+        raise _refused("in baccarat a card found face up in the shoe stays valid (Art. 4): deal it as the next card")
+    _awaiting_card(actor)
+    card = read_card(command.payload.get("card"))
+    round_ = actor.round
+    assert isinstance(round_, BlackjackRound)
+    round_.round.void_face_up_card(card)
+    await actor._publish_engine_events()
+    return {"accepted": True, "voided": str(card), "reason": "a card found face up in the shoe is void (Art. 2.1)"}
+
+
+async def void_card(actor: TableActor, command: Command) -> dict[str, Any]:
+    _supervisor(command, "voiding a card the dealer drew by mistake", "Art. 3.2a")
+    _live(actor, "a card drawn by mistake")
+    round_ = actor.round
+    if not isinstance(round_, BlackjackRound) or actor.phase != "playing":
+        if isinstance(round_, BaccaratRound):
+            raise _refused("baccarat corrects a misdeal or voids the coup (Art. 10): use misdeal")
+        raise _refused("no blackjack round in play")
+    card = read_card(command.payload.get("card"))
+    reason = str(command.payload.get("reason") or "a card the dealer drew by mistake is void (Art. 3.2a)")
+    round_.void_card(card, reason)
+    await actor._publish_engine_events()
+    return {"accepted": True, "voided": str(card), "reason": reason}
+
+
+async def move_card(actor: TableActor, command: Command) -> dict[str, Any]:
+    _supervisor(command, "moving a misdealt card", "Art. 2.1; baccarat Art. 10")
+    _live(actor, "a misdealt card")
+    round_ = actor.round
+    if round_ is None or actor.phase != "playing":
+        raise _refused("no round in play")
+    card = read_card(command.payload.get("card"))
+    if isinstance(round_, BlackjackRound):
+        box, hand = command.payload.get("box"), command.payload.get("hand", 0)
+        if not isinstance(box, int) or not isinstance(hand, int):
+            raise _refused("move_card: name the box (0: the dealer) and the hand the card belongs to", 422)
+        round_.move_card(card, box, hand)
+        where: dict[str, Any] = {"box": box, "hand": hand}
+    else:
+        assert isinstance(round_, BaccaratRound)
+        side = command.payload.get("side")
+        if side not in ("player", "banker"):
+            raise _refused("move_card: name the side the card belongs to, player or banker (Art. 10)", 422)
+        mover = getattr(round_.table, "move_card", None)
+        if mover is None:
+            raise _refused(
+                "this server's baccarat engine cannot move a card yet; void the coup instead (misdeal, Art. 10)"
+            )
+        mover(card, side)
+        where = {"side": side}
+    await actor._publish_engine_events()
+    return {"accepted": True, "moved": str(card), **where}
+
+
+async def baccarat_misdeal(actor: TableActor, round_: BaccaratRound) -> dict[str, Any]:
+    """Art. 10: a misdeal that cannot be corrected voids the coup; its cards are discarded, the bets
+    stand, and the coup is dealt again from the same shoe (the shoe does not end)."""
+    table = round_.table
+    if actor.phase != "playing" or not table.can_void_coup():
+        raise _refused("only a coup being dealt, before its settlement, can be voided (Art. 10)")
+    if actor.misdeals:
+        raise _refused("this coup was voided once already (Art. 10); void the round to return its bets")
+    dealt = len(table.player_cards) + len(table.banker_cards)
+    table.void_coup("misdeal (Art. 10)")
+    actor.misdeals.append(dealt)
+    await actor._publish_engine_events()
+    return {"accepted": True, "misdeal": True, "burn": 0}
+
+
+COMMANDS: dict[str, Callable[[TableActor, Command], Awaitable[dict[str, Any]]]] = {
+    "shuffle": shuffle,
+    "end_shoe": end_shoe,
+    "cut_card": cut_card,
+    "face_up_card": face_up_card,
+    "void_card": void_card,
+    "move_card": move_card,
+}
+"""The live shoe's commands, by the kind the actor is sent."""
