@@ -13,19 +13,12 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from croupier.blackjack.state import Round
 from croupier.server.models import Account, GameTable
 from croupier.transcript import replay
 from tests.server.conftest import Server
 
 ONLINE, LIVE = 2, 3
 BURNS = ["2C", "3C", "4C", "5C", "6C", "7C"]  # online §3.5: 6 burns after each shuffle
-ENGINE_VOIDS = pytest.mark.skipif(
-    not hasattr(Round, "void_card"), reason="needs the engine's Round.void_card (Art. 3.2a), merged separately"
-)
-ENGINE_MOVES = pytest.mark.skipif(
-    not hasattr(Round, "move_card"), reason="needs the engine's Round.move_card (Art. 2.1), merged separately"
-)
 
 
 class Staff:
@@ -178,7 +171,7 @@ def test_a_card_found_face_up_in_the_shoe_is_void_art_2_1(staff: Staff) -> None:
     server.quiet()
     round_id = server.client.get("/api/history", headers=staff.ana).json()[0]["round"]
     stored = staff.stored(round_id)
-    assert {"type": "card_voided", "card": "AS"} in [
+    assert {"type": "card_voided", "card": "AS", "reason": "found face up in the shoe (Art. 2.1)"} in [
         {k: v for k, v in e.items() if k != "at"} for e in stored["events"]
     ]
     assert stored["result"]["voided_cards"] == ["AS"]
@@ -200,30 +193,37 @@ def test_voiding_or_moving_a_drawn_card_needs_a_supervisor_online_3_5(staff: Sta
         assert refused.status_code == 403 and "supervisor" in refused.json()["error"], refused.text
         at_rng = staff.post(ONLINE, path, staff.sam, body)
         assert at_rng.status_code == 409 and "live table" in at_rng.json()["error"]
-    if not hasattr(Round, "void_card"):
-        answer = staff.post(LIVE, "void-card", staff.sam, {"card": "TH"})
-        assert answer.status_code == 409 and "Art. 3.2a" in answer.json()["error"]
     staff.card(LIVE, "9S", "8D", "KC")
     assert server.act(staff.ana, LIVE, {"type": "stand", "box": 1, "hand": 0}).status_code == 200
 
 
-@ENGINE_VOIDS
 def test_a_card_the_dealer_drew_by_mistake_is_void_art_3_2a(staff: Staff) -> None:
+    """Art. 2.1, 3.2a: while ana decides, the dealer draws a card by mistake; the supervisor voids it and
+    the round goes on as if the shoe had not held it (its transcript replays to the same result)."""
     server = staff.server
     assert server.bet(staff.ana, LIVE, "1", "10").status_code == 200
     server.advance(10)
     staff.burns_due(LIVE)
-    staff.card(LIVE, "TH", "9S", "8D", "KC")
+    staff.card(LIVE, "TH", "9S", "8D", "KC")  # box 1 TH 8D against 9S up, KC face down
+    assert server.view(LIVE)["pending"]["kind"] == "decision"
+    answer = staff.post(LIVE, "void-card", staff.sam, {"card": "5H", "reason": "drawn by mistake (Art. 3.2a)"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == {"accepted": True, "voided": "5H", "reason": "drawn by mistake (Art. 3.2a)"}
     assert server.act(staff.ana, LIVE, {"type": "stand", "box": 1, "hand": 0}).status_code == 200
-    # the dealer stands on 19 but draws a card by mistake: the supervisor voids it
-    answer = staff.post(LIVE, "void-card", staff.sam, {"card": "5H", "reason": "drawn by mistake"})
-    assert answer.status_code in (200, 409), answer.text
     server.quiet()
     assert server.view(LIVE)["phase"] == "betting"
-    assert server.balance(staff.ana) == "990.00"
+    assert server.balance(staff.ana) == "990.00"  # 18 against the dealer's 19
+    round_id = server.client.get("/api/history", headers=staff.ana).json()[0]["round"]
+    stored = staff.stored(round_id)
+    assert {"type": "card_voided", "card": "5H", "reason": "drawn by mistake (Art. 3.2a)"} in [
+        {k: v for k, v in e.items() if k != "at"} for e in stored["events"]
+    ]
+    transcript = staff.transcript(round_id)
+    assert "5H" not in transcript["shoe"]
+    replayed = {k: v for k, v in replay(transcript)["rounds"][-1].items() if k != "burned"}
+    assert replayed == {k: v for k, v in stored["result"].items() if k != "voided_cards"}
 
 
-@ENGINE_MOVES
 def test_a_card_dealt_to_the_wrong_box_is_moved_art_2_1(staff: Staff) -> None:
     server = staff.server
     ben = server.login("ben")
@@ -231,12 +231,17 @@ def test_a_card_dealt_to_the_wrong_box_is_moved_art_2_1(staff: Staff) -> None:
     assert server.bet(ben, LIVE, "2", "10").status_code == 200
     server.advance(10)
     staff.burns_due(LIVE)
-    staff.card(LIVE, "TH")
-    answer = staff.post(LIVE, "move-card", staff.sam, {"card": "TH", "box": 2, "hand": 0})
+    staff.card(LIVE, "TH")  # the reader's order gives it to box 1; the dealer laid it at box 2
+    wrong = staff.post(LIVE, "move-card", staff.sam, {"card": "TH", "box": 2, "hand": 0})
+    assert wrong.status_code == 409 and "Art. 2.1" in wrong.json()["error"], wrong.text
+    answer = staff.post(LIVE, "move-card", staff.sam, {"card": "TH", "box": 1})
     assert answer.status_code == 200, answer.text
-    assert answer.json() == {"accepted": True, "moved": "TH", "box": 2, "hand": 0}
+    assert answer.json() == {"accepted": True, "moved": "TH", "box": 1, "hand": 0}
     round_ = server.view(LIVE)["round"]
-    assert [b["hands"][0]["cards"] for b in round_["boxes"]] == [[], ["TH"]]
+    assert [b["hands"][0]["cards"] for b in round_["boxes"]] == [["TH"], []]
+    server.quiet()
+    events = server.client.get(f"/api/tables/{LIVE}").json()  # the table deals on
+    assert events["phase"] == "playing"
 
 
 def test_a_misdeal_burns_as_the_rules_say_online_3_5() -> None:

@@ -202,11 +202,13 @@ async def move_card(actor: TableActor, command: Command) -> dict[str, Any]:
         raise _refused("no round in play")
     card = read_card(command.payload.get("card"))
     if isinstance(round_, BlackjackRound):
-        box, hand = command.payload.get("box"), command.payload.get("hand", 0)
-        if not isinstance(box, int) or not isinstance(hand, int):
-            raise _refused("move_card: name the box (0: the dealer) and the hand the card belongs to", 422)
+        box, hand = command.payload.get("box"), command.payload.get("hand")
+        if not isinstance(box, int) or isinstance(box, bool) or not (hand is None or isinstance(hand, int)):
+            raise _refused("move_card: name the box the card belongs to (0: the dealer), and its hand if you will", 422)
+        # the reader's order gave the card to its box: the dealer's card on the table is given back to it
         round_.move_card(card, box, hand)
-        where: dict[str, Any] = {"box": box, "hand": hand}
+        moved = round_.round.operations[-1]
+        where: dict[str, Any] = {"box": box, "hand": getattr(moved, "hand", hand)}
     else:
         assert isinstance(round_, BaccaratRound)
         side = command.payload.get("side")
