@@ -105,7 +105,7 @@ def test_blackjack_3_to_2_needs_an_even_chip_art_6() -> None:
                        r"\(one chip\) would be paid 0\.015"):  # fmt: skip
         verify_table_money(online, CENT)
     verify_table_money(online, Decimal("0.02"))
-    six_five = blackjack_rules("live-online", {"blackjack_pays": "6:5"})
+    six_five = blackjack_rules("live-online", {"blackjack_pays": "6:5"}, floors=False)  # a what-if below §2.3
     with pytest.raises(RulesError, match=r"a blackjack pays 6:5.*multiple of 0\.10"):
         verify_table_money(six_five, Decimal("0.02"))
     verify_table_money(six_five, Decimal("0.10"))
@@ -126,7 +126,7 @@ def test_insurance_of_half_a_bet_and_surrenders_half_art_8_12() -> None:
         verify_table_money(no_insurance, CENT)
     bare = blackjack_rules("macau-1983", {"blackjack_pays": "1:1", "insurance_pays": "none", "surrender": "none"})
     verify_table_money(bare, CENT)
-    odd_insurance = blackjack_rules("live-online", {"insurance_pays": "3:2"})
+    odd_insurance = blackjack_rules("live-online", {"insurance_pays": "3:2"}, floors=False)  # below §2.5.3
     with pytest.raises(RulesError, match=r"insurance of half a bet of 0\.02 \(one chip\) would be paid 0\.015"):
         verify_table_money(odd_insurance, Decimal("0.02"))
 
@@ -208,7 +208,7 @@ def test_a_chip_is_accepted_exactly_when_the_engine_pays_every_bet_whole_art_18(
     st.sampled_from(["macau-1983", "live-online"]), st.sampled_from(["3:2", "6:5", "1:1", "7:5"]), st.integers(1, 60)
 )
 def test_blackjack_chips_against_each_payout(preset: str, blackjack_pays: str, cents: int) -> None:
-    rules = blackjack_rules(preset, {"blackjack_pays": blackjack_pays})
+    rules = blackjack_rules(preset, {"blackjack_pays": blackjack_pays}, floors=False)  # what-ifs too
     chip = CENT * cents
     amounts = [Ratio.parse(blackjack_pays, name="blackjack_pays").of(chip)]
     if rules.insurance_pays is not None:

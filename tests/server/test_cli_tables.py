@@ -119,8 +119,8 @@ def test_a_supervisor_runs_tables_from_the_command_line(server: str) -> None:
 
 def test_refusals_are_one_line_and_status_2(server: str) -> None:
     refused(
-        croupier(server, "create", "cheap", "--game", "baccarat", "--min", "1", "--max", "10", "--chip", "0.10"),
-        "pays 0.095 on one chip",
+        croupier(server, "create", "cheap", "--game", "baccarat", "--min", "0.10", "--max", "10", "--chip", "0.10"),
+        "would be paid 0.095",
     )
     refused(croupier(server, "create", "x", "--game", "blackjack", "--min", "10", "--max", "100", user="ana"), "403")
     refused(croupier(server, "create", "x", "--game", "blackjack", "--min", "10", "--max", "100", user=None), "--user")

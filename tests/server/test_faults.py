@@ -92,6 +92,8 @@ def fault_round(server: Server, player: dict[str, str], table: int) -> dict[str,
 def deals_on(server: Server, player: dict[str, str], table: int) -> None:
     """A later round at the table is dealt and settled."""
     server.quiet()
+    if server.view(table)["phase"] == "cut":  # the new shoe waits for its cut (Art. 2.1): nobody cuts
+        server.advance(10)
     assert server.view(table)["phase"] == "betting"
     if table == LIVE:
         assert server.bet(player, LIVE, "1", "10").status_code == 200
@@ -330,7 +332,7 @@ def test_a_fault_while_the_database_is_away_loses_no_money(server: Server, monke
     assert server.balance(ana) == "980.00"  # still in play, not lost
     assert actor.task is not None and not actor.task.done()
     away[0] = False
-    server.client.portal.call(wait_for, lambda: actor.phase == "betting")
+    server.client.portal.call(wait_for, lambda: actor.phase in ("betting", "cut"))
     server.quiet()
     fault_round(server, ana, ONLINE)
     deals_on(server, ana, ONLINE)

@@ -322,3 +322,19 @@ def test_art_15_standing_players_may_not_bet_on_a_seated_players_spot(sqlite_ser
     standing = server.bet(ben, BACCARAT, "banker", "10")  # standing, at no seat's spot
     assert standing.status_code == 200, standing.text
     server.advance(10)
+
+
+def test_a_request_with_an_odd_spot_or_a_huge_amount_is_refused_and_the_table_deals_on(sqlite_server: Server) -> None:
+    """No request stops a table: a box of "²" or "①" (digits to str.isdigit, not to int) and an amount of
+    1e999998 are refused with a 4xx; the round in betting is untouched and the table records no fault."""
+    server = sqlite_server
+    ana = server.login("ana")
+    assert server.bet(ana, ONLINE, "1", "10").status_code == 200
+    for spot, amount in (("²", "10"), ("①", "10"), ("2", "1e999998"), ("2", "1e999997")):
+        answer = server.bet(server.login("ben"), ONLINE, spot, amount)
+        assert 400 <= answer.status_code < 500, answer.text
+    view = server.view(ONLINE)
+    assert view["phase"] == "betting" and view["faults"] == []
+    assert view["round"]["boxes"][0]["bets"] == {"ana": "10"}
+    server.advance(10)
+    server.play_out(ONLINE, {"ana": ana})

@@ -136,7 +136,7 @@ def test_a_change_is_checked_like_a_new_table(server: Server) -> None:
     table_id = create(server, sam)["id"]
     for body, reason in (
         ({"min_bet": "5000"}, "min_bet 5000.00 is above max_bet 2000.00"),
-        ({"chip": "0.01"}, "pays 0.015 on one chip"),
+        ({"chip": "0.01"}, "would be paid 0.015"),
         ({"name": "other"}, "a table's name is fixed"),
         ({"game": "baccarat"}, "a table's game is fixed"),
         ({"dealer": "ana"}, "dealer: ana is a player, not a dealer"),

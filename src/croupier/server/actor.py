@@ -45,6 +45,9 @@ from croupier.shoe import Shoe
 
 log = logging.getLogger("croupier.server")
 
+MAX_AMOUNT_DIGITS = 15
+"""An amount with more integer digits than this is refused at once (a wallet holds at most 10^13)."""
+
 CUT_SECONDS = 10.0
 """How long the first seated player has to cut a new shoe (supply its client seed, Art. 2.1)."""
 
@@ -1073,6 +1076,8 @@ def _decimal(raw: object, what: str) -> Decimal:
         raise Refused(f"{what}: {raw!r} is not an amount", 422) from None
     if not value.is_finite() or value <= 0:
         raise Refused(f"{what}: {raw!r} is not a positive amount", 422)
+    if value.adjusted() > MAX_AMOUNT_DIGITS:  # far above any wallet: refused before any arithmetic on it
+        raise Refused(f"{what}: {raw!r} is more than a wallet holds", 422)
     return value
 
 

@@ -75,7 +75,7 @@ class BlackjackRound:
     # betting -------------------------------------------------------------------------------------
     @staticmethod
     def _box(spot: str) -> int:
-        if not spot.isdigit():
+        if not (spot.isascii() and spot.isdigit()):  # "²" and "①" are digits to str.isdigit, not to int()
             raise ActionError(f"bet: blackjack bets are on a box number, not {spot!r}")
         return int(spot)
 
