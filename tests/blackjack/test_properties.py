@@ -33,7 +33,7 @@ from croupier import transcript
 from croupier.blackjack import actions as op
 from croupier.blackjack import autoplay
 from croupier.blackjack.hand import Hand, is_678_suited, is_777, is_natural, total
-from croupier.blackjack.presets import PRESETS, blackjack_rules
+from croupier.blackjack.presets import FLOORS, PRESETS, blackjack_rules
 from croupier.blackjack.replay import render_blackjack, replay_blackjack, round_result, to_transcript
 from croupier.blackjack.rules import PARAMS, Rules
 from croupier.blackjack.state import AUTOMATIONS, Round, Table
@@ -90,6 +90,9 @@ def rule_sets(draw: st.DrawFn) -> Rules:
     preset = draw(st.sampled_from(sorted(PRESETS)))
     names = draw(st.sets(st.sampled_from(sorted(VALUES))))
     overrides = {name: draw(st.sampled_from(VALUES[name])) for name in sorted(names)}
+    for floor in FLOORS.get(preset, ()):  # live-online's payout floors (online §2.3, §2.5.3) refuse the rest
+        if floor.refusal(blackjack_rules(preset, overrides, floors=False)) is not None:
+            del overrides[floor.param]
     return blackjack_rules(preset, overrides)
 
 
@@ -228,7 +231,9 @@ def check_procedure(current: Round, first_of_shoe: bool) -> None:
                 assert total(hand.cards[:length])[0] < 21, f"box {box} drew on {hand.cards[:length]}"
             if hand.doubled:
                 assert len(hand.cards) == 3
-            if hand.split_aces and rules.split_aces_one_card:
+            if hand.outcome == "surrender" and hand.from_split:  # Art. 12: a one-card split hand keeps it
+                assert len(hand.cards) in (1, 2)
+            elif hand.split_aces and rules.split_aces_one_card:
                 assert len(hand.cards) == 2
             assert len(current.hands[box]) <= rules.max_split_hands
     # the dealer (Art. 3.2a; online §3.8, §4.4)
@@ -287,7 +292,8 @@ def check_money(current: Round) -> None:
     outcomes = {"win", "lose", "push", "blackjack", "surrender", "bonus", "even_money", "bust"}  # TRANSCRIPT.md
     assert all(hand.outcome in outcomes for hands in current.hands.values() for hand in hands)
     assert insurance_payments == Counter(list(current.insurance)), "each insurance is settled exactly once"
-    surrendered = {(o.box, o.hand) for o in current.operations if isinstance(o, op.Decision) and o.kind == "surrender"}
+    # Art. 12: a surrender gives up every hand of the box, after a split too
+    surrendered = {o.box for o in current.operations if isinstance(o, op.Decision) and o.kind == "surrender"}
     paid = {(p.box, p.hand, p.player): p for p in current.payments if p.hand is not None}
     for box in current.boxes:
         bets = current.bets[box]
@@ -306,7 +312,7 @@ def check_money(current: Round) -> None:
                 if (player, box) in current.even_money:
                     assert index == 0 and hand.natural and dealer[0].rank == "A"
                     want = ("even_money", stake)
-                elif (box, index) in surrendered:
+                elif box in surrendered:
                     want = ("surrender", -exact(Fraction(stake) / 2))
                 elif hand.busted:
                     want = ("bust", -stake)
@@ -519,11 +525,23 @@ def _expected_offer(current: Round) -> set[tuple[str, int, str | None]]:
     resplit_refused = hand.split_aces and not rules.resplit_aces
     if two and hand.pair() and len(hands) < rules.max_split_hands and not resplit_refused:  # Art. 10; §2.7
         kinds.add("split")
-    decided = any(isinstance(o, op.Decision) and o.box == box for o in current.operations)
+    kinds_decided = {o.kind for o in current.operations if isinstance(o, op.Decision) and o.box == box}
     against_ace = rules.surrender == "early_not_ace" and current.dealer_cards[0].rank == "A"
-    if rules.surrender != "none" and len(hands) == 1 and two and not decided and not against_ace:  # Art. 12
-        kinds.add("surrender")
-    return {(kind, box, player) for kind in kinds}
+    if rules.surrender != "none" and not against_ace:  # Art. 12
+        if len(hands) == 1 and two and not kinds_decided:
+            kinds.add("surrender")
+        # the statute's surrender after a split: every hand together, before any card asked for
+        if len(hands) > 1 and rules.surrender == "early_not_ace" and not kinds_decided & {"hit", "double"}:
+            kinds.add("surrender")
+    offer = {(kind, box, player) for kind in kinds}
+    up = current.dealer_cards[0]
+    if rules.hole_card == "none" and rules.even_money and up.rank == "A" and current.dealer_has_hole_card:
+        for other in current.boxes:  # Art. 6: even money until the face-down card is turned (Macau 1983)
+            for bettor in current.bets[other]:
+                chosen = (bettor, other) in current.insurance or (bettor, other) in current.even_money
+                if current.hands[other][0].natural and not chosen:
+                    offer.add(("even_money", other, bettor))
+    return offer
 
 
 def _checked_play(current: Round, rng: RandomSource) -> None:

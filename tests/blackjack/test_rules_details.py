@@ -91,14 +91,14 @@ def test_each_bettor_insures_a_box_once() -> None:
 
 
 def test_a_seated_player_bets_on_another_box_only_where_its_occupant_bets_art2_3() -> None:
-    """Art. 2.3: a player seated at a box may bet on other boxes only where that box's occupant also bets."""
+    """Art. 2.3: a player seated at a box may bet on other boxes only where that box's occupant also
+    bets, judged when betting closes: the bet may arrive before the occupant's."""
     rules = blackjack_rules("macau-1983")
     current = Table(rules, Shoe.stacked(6, [])).new_round({1: "ana", 2: "bo"})
     current.bet("ana", 1, 10)
-    with pytest.raises(BetError, match=r"occupant to bet too \(Art\. 2\.3\): bo has not bet on box 2"):
-        current.bet("ana", 2, 10)
+    current.bet("ana", 2, 10)  # bo has not bet yet: accepted on arrival
     current.bet("bo", 2, 10)
-    current.bet("ana", 2, 10)
+    assert current.bets == {1: {"ana": Decimal(10)}, 2: {"ana": Decimal(10), "bo": Decimal(10)}}
 
 
 def test_an_unseated_player_bets_on_one_box_only_art2_3() -> None:

@@ -46,7 +46,7 @@ US = {  # a US game: hole card, peek with an ace or a ten, a natural takes only 
 
 
 def us_rules(**changes: object) -> Rules:
-    return blackjack_rules("live-online", {**US, **changes})
+    return blackjack_rules("live-online", {**US, **changes}, floors=False)  # a what-if game, 6:5 included
 
 
 def percent(analysis: BlackjackAnalysis) -> float:

@@ -149,7 +149,7 @@ def random_chart(draw: st.DrawFn) -> dict[str, dict[str, str]]:
 def test_random_rule_sets_and_charts_are_twins(
     preset: str, overrides: dict[str, object], boxes: int, chart: dict[str, dict[str, str]], shuffle: Shuffle, seed: int
 ) -> None:
-    rules = blackjack_rules(preset, overrides)
+    rules = blackjack_rules(preset, overrides, floors=False)  # the twins agree on any payout
     strategy = strategy_from_chart(rules, chart, "random chart")
     recorded, result = record_blackjack(
         rules, 150, seed=seed, boxes=boxes, shuffle=shuffle, strategy=strategy, chunk_rounds=100

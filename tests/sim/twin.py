@@ -22,7 +22,7 @@ def engine_rules(rules: Rules, shuffle: Shuffle) -> Rules:
         return rules
     overrides = {name: value for name, value in rules.describe().items() if name != "preset"}
     overrides.update({"burn_at_shoe_start": "0", "cut_card": "none"})
-    return blackjack_rules(rules.preset, overrides)
+    return blackjack_rules(rules.preset, overrides, floors=False)
 
 
 def shoes(recorded: Sequence[RecordedRound]) -> Iterator[list[RecordedRound]]:

@@ -21,6 +21,17 @@ class BetPlaced:
 
 
 @dataclass(frozen=True, slots=True)
+class BetReturned:
+    """Art. 2.3, judged when betting closes: a bet on a box whose occupant did not bet is returned,
+    never played; it nets 0. ``reason`` names the rule."""
+
+    player: str
+    box: int
+    amount: Decimal
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class CardBurned:
     card: Card
 
@@ -35,11 +46,28 @@ class CardDealt:
     face_up: bool = True
 
 
+FACE_UP = "found face up in the shoe (Art. 2.1)"
+
+
 @dataclass(frozen=True, slots=True)
 class CardVoided:
-    """Art. 2.1: a card found face up in the shoe is void and set aside."""
+    """A void card, set aside and never dealt to a hand: found face up in the shoe (Art. 2.1), or
+    drawn by the dealer by mistake (Art. 2.1, 3.2a); ``reason`` says which."""
 
     card: Card
+    reason: str = FACE_UP
+
+
+@dataclass(frozen=True, slots=True)
+class CardMoved:
+    """Art. 2.1: a card the dealer placed at the wrong box (``from_box``, where known) was given to the
+    box it was dealt to (``to_box``, 0 the dealer; its ``hand``). The engine had dealt it there."""
+
+    card: Card
+    to_box: int
+    hand: int
+    from_box: int | None = None
+    reason: str = "placed at the wrong box (Art. 2.1)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,13 +107,18 @@ class DealerPeeked:
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """A player's play decision: ``hit``, ``stand``, ``double``, ``split`` or ``surrender``."""
+    """A player's play decision: ``hit``, ``stand``, ``double``, ``split`` or ``surrender``.
+
+    ``declined_by``: on a double or a split, the box's other bettors who did not add a matching stake
+    (Art. 13), sorted.
+    """
 
     kind: str
     box: int
     hand: int
     player: str
     amount: Decimal | None = None
+    declined_by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,9 +165,11 @@ class RoundVoided:
 
 Operation = (
     BetPlaced
+    | BetReturned
     | CardBurned
     | CardDealt
     | CardVoided
+    | CardMoved
     | HoleCardTurned
     | CutCardOut
     | InsuranceTaken

@@ -26,7 +26,11 @@ def verify_bet(
     seated: Mapping[int, str],
     bets: Mapping[int, Mapping[str, Decimal]],
 ) -> None:
-    """Raise :class:`BetError` naming the rule if ``player`` may not bet ``amount`` on ``box``."""
+    """Raise :class:`BetError` naming the rule if ``player`` may not bet ``amount`` on ``box``.
+
+    Only what no later bet can make legal is refused here (Art. 2.3 is judged on the whole set of
+    bets when betting closes: :func:`unbacked_bets`): a bet behind may arrive before the occupant's.
+    """
     name = rules.preset
     if not isinstance(player, str) or not player:
         raise BetError("a bet needs a player's name")
@@ -49,10 +53,6 @@ def verify_bet(
     if holder is not None and holder != player:
         if not rules.bet_behind:
             raise BetError(f"{name} takes no bets behind (online §4.5; bet_behind=false): box {box} is {holder}'s")
-        if holder not in bets.get(box, {}):
-            raise BetError(
-                f"a bet behind needs the box's occupant to bet too (Art. 2.3): {holder} has not bet on box {box}"
-            )
         seated_somewhere = player in seated.values() or any(occupant(b, seated, bets) == player for b in bets)
         if not seated_somewhere and own_boxes:
             raise BetError(
@@ -65,6 +65,28 @@ def verify_bet(
             f"{name} allows {limit} box(es) per player (Art. 2.3; {where}): {player} already bet on "
             f"box(es) {', '.join(str(b) for b in own_boxes)}"
         )
+
+
+def unbacked_bets(seated: Mapping[int, str], bets: Mapping[int, Mapping[str, Decimal]]) -> list[tuple[str, int, str]]:
+    """Art. 2.3, judged when betting closes: the bets on a box whose occupant did not bet.
+
+    A bet behind a box, or a seated player's bet on another player's box, stands only where that box's
+    occupant also bets; the order in which the bets arrived does not matter. Returns ``(player, box,
+    reason)`` for each bet to return, in the order of ``bets``. Only a box with a seated occupant can
+    lack its occupant's bet (an unseated box's occupant is its first bettor).
+    """
+    returned: list[tuple[str, int, str]] = []
+    for box, on_box in bets.items():
+        holder = occupant(box, seated, bets)
+        if holder is None or holder in on_box:
+            continue
+        for player in on_box:
+            reason = (
+                f"a bet behind box {box} stands only where its occupant bets too (Art. 2.3): "
+                f"{holder} did not bet on box {box}"
+            )
+            returned.append((player, box, reason))
+    return returned
 
 
 def decider(box: int, seated: Mapping[int, str], bets: Mapping[str, Decimal], occupant_name: str | None) -> str:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
 
 from croupier.blackjack.rules import PARAMS, Rules
 from croupier.errors import RulesError
@@ -69,9 +71,55 @@ LIVE_ONLINE = Rules(
 PRESETS: dict[str, Rules] = {MACAU_1983.preset: MACAU_1983, LIVE_ONLINE.preset: LIVE_ONLINE}
 
 
-def blackjack_rules(preset: str, overrides: Mapping[str, object] | None = None) -> Rules:
-    """The rule set ``preset`` with ``overrides`` by parameter name (RULES.md §3)."""
+@dataclass(frozen=True)
+class Floor:
+    """A payout a preset's seed fixes: ``param`` pays ``at_least`` (a house may pay more) or
+    ``exactly`` ``ratio``; an override that does not (``none`` included) is refused, naming ``clause``."""
+
+    param: str
+    bet: str
+    ratio: Ratio
+    kind: Literal["at_least", "exactly"]
+    clause: str
+
+    def refusal(self, rules: Rules) -> str | None:
+        """Why ``rules`` breaks this floor, or None."""
+        value = getattr(rules, self.param)
+        if isinstance(value, Ratio) and (
+            value.fraction >= self.ratio.fraction if self.kind == "at_least" else value.fraction == self.ratio.fraction
+        ):
+            return None
+        words = "at least" if self.kind == "at_least" else "exactly"
+        shown = "none" if value is None else str(value)
+        below = value is None or (isinstance(value, Ratio) and value.fraction < self.ratio.fraction)
+        return (
+            f"{rules.preset} pays {self.bet} {words} {self.ratio} ({self.clause}); "
+            f"{self.param}={shown} is {'below' if below else 'not'} it"
+        )
+
+
+FLOORS: dict[str, tuple[Floor, ...]] = {
+    LIVE_ONLINE.preset: (
+        Floor("blackjack_pays", "a blackjack", Ratio(3, 2), "at_least", "online §2.3"),
+        Floor("insurance_pays", "insurance", Ratio(2, 1), "exactly", "online §2.5.3"),
+    ),
+}
+"""Payouts a preset's seed fixes (RULES.md "Payout floors"); macau-1983 has none (Art. 6 and 8 state
+the house's ratios, and overrides model other houses)."""
+
+
+def blackjack_rules(preset: str, overrides: Mapping[str, object] | None = None, *, floors: bool = True) -> Rules:
+    """The rule set ``preset`` with ``overrides`` by parameter name (RULES.md §3).
+
+    The preset's payout floors (:data:`FLOORS`) refuse an override below them; ``floors=False`` is for
+    analysis of rule sets no table of that preset may deal (a what-if 6:5 game), never for a table.
+    """
     base = PRESETS.get(preset)
     if base is None:
         raise RulesError(f"unknown blackjack preset {preset!r}; the presets are: {', '.join(PRESETS)}")
-    return apply_overrides(base, PARAMS, overrides or {}, game="blackjack")
+    rules = apply_overrides(base, PARAMS, overrides or {}, game="blackjack")
+    for floor in FLOORS.get(preset, ()) if floors else ():
+        refusal = floor.refusal(rules)
+        if refusal is not None:
+            raise RulesError(refusal)
+    return rules

@@ -136,7 +136,8 @@ def _play_box(rd: Round, box: int) -> Script:
     index = 0
     while index < len(hands):
         hand = hands[index]
-        if len(hand.cards) == 1:  # online §2.7: a split hand takes its second card when its turn comes
+        # online §2.7: a split hand takes its second card when its turn comes (unless the box surrendered)
+        if len(hand.cards) == 1 and not hand.done:
             yield from _deal_to_box(rd, box, index)
             _after_card(rd, box, index)
         while not hand.done:
@@ -159,6 +160,8 @@ def _apply(rd: Round, decision: op.Decision, box: int, index: int) -> Script:
         assert decision.amount is not None
         decider_stake = hand.stakes[decision.player]
         for player, stake in hand.stakes.items():
+            if player in decision.declined_by:  # Art. 13: keeps the bet as it was, undoubled
+                continue
             added = exact(Fraction(stake) * Fraction(decision.amount) / Fraction(decider_stake))
             hand.stakes[player] = stake + added
         hand.doubled = True
@@ -170,17 +173,20 @@ def _apply(rd: Round, decision: op.Decision, box: int, index: int) -> Script:
     elif kind == "split":
         aces = hand.cards[0].rank == "A"
         moved = hand.split_off()
-        new = Hand([moved], {player: rd.bets[box][player] for player in hand.stakes}, True, aces)
+        matched = {player: rd.bets[box][player] for player in hand.stakes if player not in decision.declined_by}
+        new = Hand([moved], matched, True, aces)  # Art. 13: a bettor who declines stays on the first hand only
         hand.from_split = True
         hand.split_aces = aces
         hands.insert(index + 1, new)
         yield from _deal_to_box(rd, box, index)  # Art. 12 note: the first split hand's card at once
         _after_card(rd, box, index)
-    else:  # surrender, Art. 12
-        for player, stake in hand.stakes.items():
-            rd._pay(player, box, index, "surrender", stake, -half(stake))
-        hand.outcome = "surrender"
-        hand.done = True
+    else:  # surrender, Art. 12: after a split every hand of the box together; the box's play ends
+        for number, each in enumerate(hands):
+            for player in each.open_bettors:
+                stake = each.stakes[player]
+                rd._pay(player, box, number, "surrender", stake, -half(stake))
+            each.outcome = "surrender"
+            each.done = True
 
 
 def _after_card(rd: Round, box: int, index: int) -> None:

@@ -201,19 +201,32 @@ def _apply_action(current: Round, action: Mapping[str, Any]) -> None:
     hand = action.get("hand")
     if hand is not None and (not isinstance(hand, int) or isinstance(hand, bool)):
         raise TranscriptError("hand must be an integer (0 is the first)")
+    declined = _declined_by(action)
     if isinstance(current.pending, op.AwaitInsurance):  # the first play decision closes the offer
-        current.verify_first_decision(kind, box, hand, player, action.get("amount"))
+        current.verify_first_decision(kind, box, hand, player, action.get("amount"), declined)
         current.close_insurance()
     if kind == "double":
-        current.double(box, hand, player, action.get("amount"))
+        current.double(box, hand, player, action.get("amount"), declined)
     elif kind == "hit":
         current.hit(box, hand, player)
     elif kind == "stand":
         current.stand(box, hand, player)
     elif kind == "split":
-        current.split(box, hand, player)
+        current.split(box, hand, player, declined)
     else:
         current.surrender(box, hand, player)
+
+
+def _declined_by(action: Mapping[str, Any]) -> list[str]:
+    """A ``double`` or ``split``'s optional ``declined_by``: the bettors who add no matching stake (Art. 13)."""
+    raw = action.get("declined_by")
+    if raw is None:
+        return []
+    if action["type"] not in ("double", "split"):
+        raise TranscriptError("declined_by belongs to a double or a split (Art. 13)")
+    if not isinstance(raw, list) or not all(isinstance(name, str) for name in raw):
+        raise TranscriptError("declined_by must be a list of player names (Art. 13)")
+    return list(raw)
 
 
 def round_result(played: Round) -> dict[str, Any]:
@@ -245,6 +258,17 @@ def round_result(played: Round) -> dict[str, Any]:
         ]
     if played.even_money:
         result["even_money"] = [{"player": player, "box": box} for player, box in sorted(played.even_money)]
+    if played.returned:  # Art. 2.3: bets returned when betting closed, never played
+        result["returned"] = [
+            {
+                "player": r.player,
+                "box": r.box,
+                "amount": format_amount(r.amount),
+                "outcome": "returned",
+                "reason": r.reason,
+            }
+            for r in played.returned
+        ]
     result["net"] = {player: format_amount(amount) for player, amount in played.net().items()}
     result["last_round"] = played.last_round
     return result
@@ -268,6 +292,8 @@ def render_blackjack(result: Mapping[str, Any]) -> str:
                 )
         for insured in entry.get("insurance", []):
             lines.append(f"  insurance {insured['player']} on box {insured['box']}: {insured['amount']}")
+        for returned in entry.get("returned", []):
+            lines.append(f"  returned {returned['player']}'s {returned['amount']} on box {returned['box']} (Art. 2.3)")
         lines.append("  net      " + ", ".join(f"{p} {a}" for p, a in entry["net"].items()))
     lines.append("Total    " + ", ".join(f"{p} {a}" for p, a in result["net"].items()))
     return "\n".join(lines)
@@ -299,6 +325,8 @@ def round_spec(played: Round) -> dict[str, Any]:
             entry: dict[str, Any] = {"type": o.kind, "box": o.box, "hand": o.hand, "player": o.player}
             if o.kind == "double" and o.amount is not None:
                 entry["amount"] = format_amount(o.amount)
+            if o.declined_by:
+                entry["declined_by"] = list(o.declined_by)
             actions.append(entry)
     spec: dict[str, Any] = {"bets": bets, "actions": actions}
     if played.seated:

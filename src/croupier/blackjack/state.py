@@ -19,18 +19,17 @@ prints and never draws randomness: it is a function of its inputs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Mapping
-from decimal import ROUND_DOWN, Decimal
-from fractions import Fraction
+from collections.abc import Callable, Collection, Generator, Mapping
+from decimal import Decimal
 
 from croupier.blackjack import actions as op
-from croupier.blackjack import procedure
-from croupier.blackjack.betting import decider, occupant, verify_bet
+from croupier.blackjack import offers, procedure, refusals
+from croupier.blackjack.betting import decider, occupant, unbacked_bets, verify_bet
 from croupier.blackjack.hand import Hand, total
-from croupier.blackjack.rules import DOUBLE_TOTALS, Rules
+from croupier.blackjack.rules import Rules
 from croupier.cards import Card
 from croupier.errors import IllegalActionError
-from croupier.money import MAX_PLACES, ZERO, exact, format_amount, half, parse_amount
+from croupier.money import ZERO, parse_amount
 from croupier.rng import RandomSource
 from croupier.shoe import Shoe, place_cut_card
 
@@ -53,6 +52,7 @@ class Round:
         extra_burns: int = 0,
         automations: frozenset[str] = AUTOMATIONS,
         on_end: Callable[[Round], None] | None = None,
+        insurance_chip: Decimal | None = None,
     ) -> None:
         unknown = set(automations) - AUTOMATIONS
         if unknown:
@@ -67,7 +67,13 @@ class Round:
         for box in self.seated:
             if not 1 <= box <= rules.boxes:
                 raise IllegalActionError(f"{rules.preset} has boxes 1-{rules.boxes} (Art. 2.3); no box {box}")
+        if insurance_chip is not None and (not isinstance(insurance_chip, Decimal) or insurance_chip <= 0):
+            raise IllegalActionError(f"insurance_chip is a positive amount (online §2.5.1), got {insurance_chip!r}")
+        self.insurance_chip = insurance_chip
+        """The table's smallest chip: the insurance cap rounds half the bet up to it (online §2.5.1)."""
         self.bets: dict[int, dict[str, Decimal]] = {}
+        self.returned: list[op.BetReturned] = []
+        """Bets returned when betting closed, never played (Art. 2.3: the box's occupant did not bet)."""
         self.hands: dict[int, list[Hand]] = {}
         self.burned: list[Card] = []
         self.operations: list[op.Operation] = []
@@ -83,7 +89,10 @@ class Round:
         self._hole_hidden = False
         self._on_end = on_end
         self._script: Script | None = None
-        self._decided: set[int] = set()
+        self.decided_boxes: set[int] = set()
+        """Boxes that have made a play decision."""
+        self.asked_cards: set[int] = set()
+        """Boxes that have taken a card the player asked for: a hit or a double's card (Art. 12)."""
 
     # -------------------------------------------------------------------------------------------
     # what anyone may see
@@ -124,6 +133,8 @@ class Round:
         for box in self.boxes:
             for player in self.bets[box]:
                 result.setdefault(player, ZERO)
+        for returned in self.returned:  # Art. 2.3: a returned bet nets 0
+            result.setdefault(returned.player, ZERO)
         for payment in self.payments:
             result[payment.player] = result.get(payment.player, ZERO) + payment.amount
         return result
@@ -167,7 +178,7 @@ class Round:
     # recording and driving the script
     @property
     def cards_drawn(self) -> int:
-        """Cards this round has taken from the shoe: burns, deals and void face-up cards."""
+        """Cards this round has taken from the shoe: burns, deals and void cards."""
         return sum(isinstance(o, op.CardBurned | op.CardDealt | op.CardVoided) for o in self.operations)
 
     def _record(self, operation: op.Operation) -> None:
@@ -216,8 +227,27 @@ class Round:
         return _can(self.verify_deal)
 
     def deal(self) -> None:
-        """Close betting ("No more bets", online §2.1.3) and run the round until it needs someone."""
+        """Close betting ("No more bets", online §2.1.3) and run the round until it needs someone.
+
+        Art. 2.3 is judged now, on the whole set of bets: a bet on a box whose occupant did not bet is
+        returned (:class:`~croupier.blackjack.actions.BetReturned`, :attr:`returned`) and the round is
+        played without it. Where no bet remains the round ends at once, nothing dealt.
+        """
         self.verify_deal()
+        for player, box, reason in unbacked_bets(self.seated, self.bets):
+            amount = self.bets[box].pop(player)
+            record = op.BetReturned(player, box, amount, reason)
+            self.returned.append(record)
+            self._record(record)
+        for box in [box for box, on_box in self.bets.items() if not on_box]:
+            del self.bets[box]
+        if not self.bets:
+            self.pending = None
+            self.ended = True
+            self._record(op.RoundEnded(self.last_round))
+            if self._on_end is not None:
+                self._on_end(self)
+            return
         self._script = procedure.run(self)
         self._resume()
 
@@ -237,6 +267,55 @@ class Round:
         record = op.CardVoided(card)
         self._record(record)
         return record
+
+    def void_card(self, card: Card, reason: str) -> op.CardVoided:
+        """Art. 2.1, 3.2a: a card the dealer drew by mistake from a live shoe is void.
+
+        Allowed at any moment the round is in play (after the deal, before it ends); the card counts
+        among :attr:`cards_drawn` and is never dealt to a hand. ``reason`` says what happened.
+        """
+        what = f"void card {card}"
+        self._require_in_play(what)
+        if not self.shoe.is_live:
+            raise IllegalActionError(f"{what}: a dealer draws by mistake only from a live shoe (Art. 2.1)")
+        if self.shoe.can_draw():
+            raise IllegalActionError(f"{what}: the shoe holds a supplied card not yet dealt")
+        self.shoe.supply(card)
+        self.shoe.draw()
+        record = op.CardVoided(card, reason)
+        self._record(record)
+        return record
+
+    def move_card(self, card: Card, to_box: int, from_box: int | None = None) -> op.CardMoved:
+        """Art. 2.1: a card the dealer placed at the wrong box is given to the box it belonged to.
+
+        The engine dealt the card to its hand already; this checks that ``card`` was dealt this round
+        to ``to_box`` (0: the dealer) and records the correction. ``from_box`` is where it lay by
+        mistake. Where the card cannot be given back, :meth:`void` the round instead (bets stand:
+        :meth:`Table.replay_voided`).
+        """
+        what = f"move card {card} to box {to_box}"
+        self._require_in_play(what)
+        if from_box is not None and from_box == to_box:
+            raise IllegalActionError(f"{what}: the card was placed at box {from_box} already")
+        dealt = [o for o in self.operations if isinstance(o, op.CardDealt) and o.card == card and o.box == to_box]
+        if not dealt:
+            where = "the dealer" if to_box == 0 else f"box {to_box}"
+            raise IllegalActionError(
+                f"{what}: a misplaced card goes to the box it belonged to (Art. 2.1), and {card} was not dealt to "
+                f"{where} this round; where the misdeal cannot be corrected the round is void (Art. 2.1)"
+            )
+        record = op.CardMoved(card, to_box, dealt[-1].hand, from_box)
+        self._record(record)
+        return record
+
+    def _require_in_play(self, what: str) -> None:
+        if self.voided:
+            raise IllegalActionError(f"{what}: the round was voided")
+        if self.ended:
+            raise IllegalActionError(f"{what}: the round is over")
+        if isinstance(self.pending, op.AwaitBets):
+            raise IllegalActionError(f"{what}: betting is still open; no card is dealt yet")
 
     def mark_cut_card(self) -> None:
         """A live dealer reports the cut card: this round is the shoe's last."""
@@ -274,47 +353,12 @@ class Round:
         self._perform_chore("settle")
 
     # -------------------------------------------------------------------------------------------
-    # insurance and even money (Art. 6, 8; online §2.5)
-    def _require_offer(self, what: str, offer: str = "insurance", article: str = "Art. 8; online §2.5") -> None:
-        """Insurance and even money are open only while offered: after the deal, against an ace (Art. 8)."""
-        up = self.up_card
-        if (
-            not self.ended
-            and not self.voided
-            and not isinstance(self.pending, op.AwaitInsurance)
-            and up is not None
-            and up.rank != "A"
-        ):
-            raise IllegalActionError(
-                f"{what}: {offer} is offered only when the dealer's up-card is an ace ({article}); "
-                f"the dealer shows {up}"
-            )
-        self._require(op.AwaitInsurance, what)
-
-    def _refuse_insurance(self, player: str, box: int, what: str) -> Decimal:
-        """The bettor's stake on ``box``, or raise why the bettor may not insure it now."""
-        if self.rules.insurance_pays is None:
-            raise IllegalActionError(f"{what}: {self.rules.preset} offers no insurance (insurance_pays=none)")
-        stake = self._bettor_stake(player, box, what)
-        if (player, box) in self.insurance:
-            raise IllegalActionError(f"{what}: each bettor insures a box once (Art. 8); {player} already did")
-        if (player, box) in self.even_money:
-            raise IllegalActionError(f"{what}: {player} took even money on box {box} (Art. 6)")
-        return stake
-
+    # insurance and even money (Art. 6, 8; online §2.5): rules in croupier.blackjack.offers
     def verify_insurance(self, player: str, box: int, amount: object) -> Decimal:
         what = f"insurance for {player} on box {box}"
-        self._require_offer(what)
-        stake = self._refuse_insurance(player, box, what)
+        offers.require_offer(self, what)
         value = parse_amount(amount, what=what)
-        cap = half(stake)
-        if value <= 0:
-            raise IllegalActionError(f"{what}: an insurance bet must be positive, got {format_amount(value)}")
-        if value > cap:
-            raise IllegalActionError(
-                f"{what}: insurance is at most half the bet (Art. 8; online §2.5): {player}'s bet on box {box} "
-                f"is {format_amount(stake)}, so at most {format_amount(cap)}; asked {format_amount(value)}"
-            )
+        offers.verify_insurance(self, player, box, value)
         return value
 
     def can_insure(self, player: str, box: int, amount: object) -> bool:
@@ -329,20 +373,9 @@ class Round:
         return record
 
     def verify_even_money(self, player: str, box: int) -> None:
-        what = f"even money for {player} on box {box}"
-        self._require_offer(what, "even money", "Art. 6")
-        if not self.rules.even_money:
-            raise IllegalActionError(
-                f"{what}: {self.rules.preset} offers no even money (even_money=false); a natural may insure instead"
-            )
-        self._bettor_stake(player, box, what)
-        hand = self.hands[box][0]
-        if not hand.natural:
-            raise IllegalActionError(
-                f"{what}: even money is for a natural against an ace (Art. 6); box {box} holds {hand.total}"
-            )
-        if (player, box) in self.even_money or (player, box) in self.insurance:
-            raise IllegalActionError(f"{what}: {player} has already chosen insurance or even money on box {box}")
+        """Raise naming the rule unless ``player`` may take even money on ``box`` now: while insurance
+        is offered, and with no hole card (Macau 1983, Art. 6) until the face-down card is turned."""
+        offers.verify_even_money(self, player, box)
 
     def can_take_even_money(self, player: str, box: int) -> bool:
         return _can(self.verify_even_money, player, box)
@@ -369,7 +402,8 @@ class Round:
         self._record(op.InsuranceClosed())
         self._resume()
 
-    def _bettor_stake(self, player: str, box: int, what: str) -> Decimal:
+    def bettor_stake(self, player: str, box: int, what: str) -> Decimal:
+        """``player``'s bet on ``box``, or raise that there is none."""
         stake = self.bets.get(box, {}).get(player)
         if stake is None:
             raise IllegalActionError(f"{what}: {player} has no bet on box {box}")
@@ -432,121 +466,39 @@ class Round:
             )
         return hands[index], index, entitled
 
-    # Why an action is refused for the hand to act (None: allowed). The verify_ faces raise these.
-    def _refuse_hit(self, box: int, target: Hand) -> str | None:
-        if target.split_aces and self.rules.split_aces_one_card:
-            return f"hit on box {box}: split aces take one card each (Art. 10; online §2.7)"
-        return None
-
-    def _refuse_double(self, box: int, target: Hand) -> str | None:
-        what = f"double on box {box}"
-        rules = self.rules
-        if len(target.cards) != 2:
-            return f"{what}: a double is on the first two cards (Art. 11); the hand holds {len(target.cards)}"
-        if target.split_aces and rules.split_aces_one_card:
-            return f"{what}: split aces take one card each (Art. 10)"
-        if target.from_split and not rules.double_after_split:
-            return f"{what}: {rules.preset} allows no double after a split (Art. 11; double_after_split=false)"
-        points = target.total
-        if points not in DOUBLE_TOTALS[rules.double_on]:
-            allowed = {"11": "11", "10_11": "10 or 11", "9_11": "9, 10 or 11"}.get(rules.double_on, "any")
-            return (
-                f"{what}: {rules.preset} allows a double only on a first-two-card total of {allowed} "
-                f"(Art. 11); box {box} holds {points}"
-            )
-        return None
-
-    def _refuse_split(self, box: int, target: Hand) -> str | None:
-        what = f"split on box {box}"
-        rules = self.rules
-        if len(target.cards) != 2 or not target.pair():
-            cards = " ".join(str(card) for card in target.cards)
-            return f"{what}: only two first cards of equal value split (Art. 10); the hand holds {cards}"
-        count = len(self.hands[box])
-        if count >= rules.max_split_hands:
-            return (
-                f"{what}: {rules.preset} allows {rules.max_split_hands} hand(s) per box (Art. 10; online §2.7; "
-                f"max_split_hands={rules.max_split_hands}); box {box} already has {count}"
-            )
-        if target.split_aces and not rules.resplit_aces:
-            return f"{what}: {rules.preset} does not resplit aces (resplit_aces=false)"
-        return None
-
-    def _refuse_surrender(self, box: int, target: Hand) -> str | None:
-        what = f"surrender on box {box}"
-        rules = self.rules
-        if rules.surrender == "none":
-            return f"{what}: {rules.preset} offers no surrender (surrender=none)"
-        if len(self.hands[box]) > 1 or target.from_split:
-            return f"{what}: a box that split cannot surrender, not even in part (Art. 12)"
-        if len(target.cards) != 2 or box in self._decided:
-            return f"{what}: surrender is the box's first decision, on its first two cards (Art. 12)"
-        up = self.up_card
-        if rules.surrender == "early_not_ace" and up is not None and up.rank == "A":
-            return f"{what}: {rules.preset} allows no surrender against an ace (Art. 12); the dealer shows {up}"
-        return None
-
+    # Why an action is refused for the hand to act: croupier.blackjack.refusals (None: allowed).
     def verify_hit(self, box: int, hand: int | None = None, player: str | None = None) -> None:
         target, _index, _ = self._turn("hit", box, hand, player)
-        _raise(self._refuse_hit(box, target))
+        _raise(refusals.hit(self, box, target))
 
     def verify_stand(self, box: int, hand: int | None = None, player: str | None = None) -> None:
         self._turn("stand", box, hand, player)
 
     def verify_double(
-        self, box: int, hand: int | None = None, player: str | None = None, amount: object = None
+        self,
+        box: int,
+        hand: int | None = None,
+        player: str | None = None,
+        amount: object = None,
+        declined_by: Collection[str] = (),
     ) -> Decimal:
-        """The amount the deciding bettor adds; raises naming the rule."""
+        """The amount the deciding bettor adds; raises naming the rule. ``declined_by``: the box's other
+        bettors who do not add a matching stake (Art. 13)."""
         target, _index, entitled = self._turn("double", box, hand, player)
-        _raise(self._refuse_double(box, target))
-        return self._double_amount(box, target, entitled, amount)
+        _raise(refusals.double(self, box, target))
+        declined = refusals.check_declined("double", box, target, entitled, declined_by)
+        return refusals.double_amount(self, box, target, entitled, amount, declined)
 
-    def _double_amount(self, box: int, target: Hand, entitled: str, amount: object) -> Decimal:
-        what = f"double on box {box}"
-        rules = self.rules
-        stake = target.stakes[entitled]
-        if amount is None:
-            return stake
-        value = parse_amount(amount, what=f"{what} amount")
-        if value == stake:
-            return value
-        if not rules.double_for_less:
-            raise IllegalActionError(
-                f"{what}: {rules.preset} doubles for the full bet only (Art. 11; double_for_less=false): "
-                f"the bet is {format_amount(stake)}, asked {format_amount(value)}"
-            )
-        if not ZERO < value <= stake:
-            raise IllegalActionError(
-                f"{what}: a double adds more than 0 and at most the bet (online §2.6): the bet is "
-                f"{format_amount(stake)}, asked {format_amount(value)}"
-            )
-        for bettor, other in target.stakes.items():
-            exact(Fraction(other) * Fraction(value) / Fraction(stake), what=f"{what}: {bettor}'s matching stake")
-        return value
-
-    def _least_double(self, target: Hand, decider_name: str) -> Decimal:
-        """The smallest double on offer: the full bet, or with ``double_for_less`` one unit of the bet's
-        last decimal place, where every other bettor's matching stake stays an exact decimal (Art. 13)."""
-        stake = target.stakes[decider_name]
-        if not self.rules.double_for_less:
-            return stake
-        for name, other in target.stakes.items():
-            if name == decider_name or other == stake:
-                continue  # the decider's own stake, or one the same: the ratio is 1
-            try:
-                exact(Fraction(other) / Fraction(stake))
-            except ValueError:
-                return stake
-        exponent = stake.as_tuple().exponent
-        return Decimal(1).scaleb(min(0, exponent if isinstance(exponent, int) else 0))
-
-    def verify_split(self, box: int, hand: int | None = None, player: str | None = None) -> None:
-        target, _index, _ = self._turn("split", box, hand, player)
-        _raise(self._refuse_split(box, target))
+    def verify_split(
+        self, box: int, hand: int | None = None, player: str | None = None, declined_by: Collection[str] = ()
+    ) -> None:
+        target, _index, entitled = self._turn("split", box, hand, player)
+        _raise(refusals.split(self, box, target))
+        refusals.check_declined("split", box, target, entitled, declined_by)
 
     def verify_surrender(self, box: int, hand: int | None = None, player: str | None = None) -> None:
         target, _index, _ = self._turn("surrender", box, hand, player)
-        _raise(self._refuse_surrender(box, target))
+        _raise(refusals.surrender(self, box, target))
 
     def can_hit(self, box: int, hand: int | None = None, player: str | None = None) -> bool:
         return _can(self.verify_hit, box, hand, player)
@@ -554,30 +506,52 @@ class Round:
     def can_stand(self, box: int, hand: int | None = None, player: str | None = None) -> bool:
         return _can(self.verify_stand, box, hand, player)
 
-    def can_double(self, box: int, hand: int | None = None, player: str | None = None, amount: object = None) -> bool:
-        return _can(self.verify_double, box, hand, player, amount)
+    def can_double(
+        self,
+        box: int,
+        hand: int | None = None,
+        player: str | None = None,
+        amount: object = None,
+        declined_by: Collection[str] = (),
+    ) -> bool:
+        return _can(self.verify_double, box, hand, player, amount, declined_by)
 
-    def can_split(self, box: int, hand: int | None = None, player: str | None = None) -> bool:
-        return _can(self.verify_split, box, hand, player)
+    def can_split(
+        self, box: int, hand: int | None = None, player: str | None = None, declined_by: Collection[str] = ()
+    ) -> bool:
+        return _can(self.verify_split, box, hand, player, declined_by)
 
     def can_surrender(self, box: int, hand: int | None = None, player: str | None = None) -> bool:
         return _can(self.verify_surrender, box, hand, player)
 
-    def _decide(self, kind: str, box: int, hand: int | None, player: str | None, amount: object = None) -> op.Decision:
+    def _decide(
+        self,
+        kind: str,
+        box: int,
+        hand: int | None,
+        player: str | None,
+        amount: object = None,
+        declined_by: Collection[str] = (),
+    ) -> op.Decision:
         value: Decimal | None = None
+        declined: tuple[str, ...] = ()
         if kind == "hit":
             self.verify_hit(box, hand, player)
         elif kind == "stand":
             self.verify_stand(box, hand, player)
         elif kind == "double":
-            value = self.verify_double(box, hand, player, amount)
+            value = self.verify_double(box, hand, player, amount, declined_by)
         elif kind == "split":
-            self.verify_split(box, hand, player)
+            self.verify_split(box, hand, player, declined_by)
         else:
             self.verify_surrender(box, hand, player)
+        if kind in ("double", "split"):
+            declined = tuple(sorted(set(declined_by)))
         assert isinstance(self.pending, op.AwaitDecision)
-        record = op.Decision(kind, box, self.pending.hand, self.pending.player, value)
-        self._decided.add(box)
+        record = op.Decision(kind, box, self.pending.hand, self.pending.player, value, declined)
+        self.decided_boxes.add(box)
+        if kind in ("hit", "double"):
+            self.asked_cards.add(box)
         self._record(record)
         self._resume(record)
         return record
@@ -590,7 +564,13 @@ class Round:
         return None
 
     def verify_first_decision(
-        self, kind: str, box: int, hand: int | None = None, player: str | None = None, amount: object = None
+        self,
+        kind: str,
+        box: int,
+        hand: int | None = None,
+        player: str | None = None,
+        amount: object = None,
+        declined_by: Collection[str] = (),
     ) -> None:
         """While insurance is offered, refuse a first play decision that the rules refuse whatever the
         hole card holds (a transcript's first decision closes the offer; TRANSCRIPT.md). Nothing here
@@ -601,15 +581,17 @@ class Round:
             raise IllegalActionError(f"{kind} on box {box}: no hand waits for a decision (every box holds a natural)")
         target, _index, entitled = self._turn(kind, box, hand, player, turn)
         refusal = {
-            "hit": self._refuse_hit,
-            "stand": lambda _box, _hand: None,
-            "double": self._refuse_double,
-            "split": self._refuse_split,
-            "surrender": self._refuse_surrender,
-        }[kind](box, target)
+            "hit": refusals.hit,
+            "stand": lambda _rd, _box, _hand: None,
+            "double": refusals.double,
+            "split": refusals.split,
+            "surrender": refusals.surrender,
+        }[kind](self, box, target)
         _raise(refusal)
-        if kind == "double":
-            self._double_amount(box, target, entitled, amount)
+        if kind in ("double", "split"):
+            declined = refusals.check_declined(kind, box, target, entitled, declined_by)
+            if kind == "double":
+                refusals.double_amount(self, box, target, entitled, amount, declined)
 
     def hit(self, box: int, hand: int | None = None, player: str | None = None) -> op.Decision:
         """Take a card."""
@@ -620,53 +602,51 @@ class Round:
         return self._decide("stand", box, hand, player)
 
     def double(
-        self, box: int, hand: int | None = None, player: str | None = None, amount: object = None
+        self,
+        box: int,
+        hand: int | None = None,
+        player: str | None = None,
+        amount: object = None,
+        declined_by: Collection[str] = (),
     ) -> op.Decision:
-        """Add up to the bet and take exactly one card (Art. 11; online §2.6)."""
-        return self._decide("double", box, hand, player, amount)
+        """Add up to the bet and take exactly one card (Art. 11; online §2.6). Each other bettor of the
+        box adds the same fraction of their stake, except those in ``declined_by`` (Art. 13), whose
+        stake stays as it was."""
+        return self._decide("double", box, hand, player, amount, declined_by)
 
-    def split(self, box: int, hand: int | None = None, player: str | None = None) -> op.Decision:
-        """Split two cards of equal value into two hands, a matching stake on the new one (Art. 10)."""
-        return self._decide("split", box, hand, player)
+    def split(
+        self, box: int, hand: int | None = None, player: str | None = None, declined_by: Collection[str] = ()
+    ) -> op.Decision:
+        """Split two cards of equal value into two hands, a matching stake on the new one (Art. 10).
+        A bettor in ``declined_by`` adds none: their stake stays on the first hand only (Art. 13)."""
+        return self._decide("split", box, hand, player, None, declined_by)
 
     def surrender(self, box: int, hand: int | None = None, player: str | None = None) -> op.Decision:
-        """Give up half the bet, as the box's first decision (Art. 12)."""
+        """Give up half the bet (Art. 12): the box's first decision, or after a split every hand of the
+        box together, before any card asked for; the box's play ends."""
         return self._decide("surrender", box, hand, player)
 
     def legal_actions(self) -> tuple[op.LegalAction, ...]:
-        """What may be done now, as an immutable tuple."""
+        """What may be done now, as an immutable tuple. During a decision it also lists the even-money
+        offers still open to naturals (Macau 1983, Art. 6), after the decider's actions."""
         pending = self.pending
         if isinstance(pending, op.AwaitInsurance):
-            offers: list[op.LegalAction] = []
-            for box in self.boxes:
-                for player, stake in self.bets[box].items():
-                    try:
-                        self._refuse_insurance(player, box, "insurance")
-                    except IllegalActionError:
-                        pass
-                    else:
-                        cap = half(stake)
-                        least = Decimal(1).scaleb(-MAX_PLACES)
-                        if cap >= least:
-                            cap = cap.quantize(least, rounding=ROUND_DOWN)  # amounts carry MAX_PLACES places
-                            offers.append(op.LegalAction("insurance", box, None, player, least, cap))
-                    if self.can_take_even_money(player, box):
-                        offers.append(op.LegalAction("even_money", box, 0, player))
-            offers.append(op.LegalAction("close_insurance", 0))
-            return tuple(offers)
+            return (*offers.offers(self, insurance=True), op.LegalAction("close_insurance", 0))
         if isinstance(pending, op.AwaitDecision):
             box, index, player = pending.box, pending.hand, pending.player
             target = self.hands[box][index]
             result = [op.LegalAction("stand", box, index, player)]
-            if self._refuse_hit(box, target) is None:
+            if refusals.hit(self, box, target) is None:
                 result.insert(0, op.LegalAction("hit", box, index, player))
-            if self._refuse_double(box, target) is None:
-                stake = target.stakes[player]
-                result.append(op.LegalAction("double", box, index, player, self._least_double(target, player), stake))
-            if self._refuse_split(box, target) is None:
+            if refusals.double(self, box, target) is None:
+                least = refusals.least_double(self, target, player)
+                result.append(op.LegalAction("double", box, index, player, least, target.stakes[player]))
+            if refusals.split(self, box, target) is None:
                 result.append(op.LegalAction("split", box, index, player))
-            if self._refuse_surrender(box, target) is None:
+            if refusals.surrender(self, box, target) is None:
                 result.append(op.LegalAction("surrender", box, index, player))
+            if offers.even_money_stays_open(self):
+                result.extend(offers.offers(self, insurance=False))
             return tuple(result)
         if isinstance(pending, op.AwaitChore):
             return (op.LegalAction(pending.chore, 0),)
@@ -714,12 +694,21 @@ class Round:
 class Table:
     """A rule set and a shoe; rounds follow one another until the shoe's last round."""
 
-    def __init__(self, rules: Rules, shoe: Shoe, *, automations: frozenset[str] = AUTOMATIONS) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        shoe: Shoe,
+        *,
+        automations: frozenset[str] = AUTOMATIONS,
+        insurance_chip: Decimal | None = None,
+    ) -> None:
         if shoe.decks != rules.decks:
             raise IllegalActionError(f"the shoe holds {shoe.decks} deck(s); the rules ask for {rules.decks}")
         self.rules = rules
         self.shoe = shoe
         self.automations = automations
+        self.insurance_chip = insurance_chip
+        """The table's smallest chip for insurance caps (online §2.5.1); None: the exact half."""
         self.rounds_in_shoe = 0
         self.shoe_finished = False
         self.round: Round | None = None
@@ -745,6 +734,7 @@ class Table:
         *,
         extra_burns: int = 0,
         automations: frozenset[str] | None = None,
+        insurance_chip: Decimal | None = None,
     ) -> Round:
         """Open betting on the next round of this shoe (``extra_burns`` first: online §3.5's 3 after an error)."""
         if self.round is not None and not (self.round.ended or self.round.voided):
@@ -761,6 +751,7 @@ class Table:
             extra_burns=extra_burns,
             automations=self.automations if automations is None else automations,
             on_end=self._round_ended,
+            insurance_chip=self.insurance_chip if insurance_chip is None else insurance_chip,
         )
         return self.round
 
@@ -769,10 +760,12 @@ class Table:
         if not voided.voided:
             raise IllegalActionError("replay: the round was not voided")
         self.round = None
-        fresh = self.new_round(voided.seated, extra_burns=burn, automations=automations)
-        for box, bets in voided.bets.items():
-            for player, amount in bets.items():
-                fresh.bet(player, box, amount)
+        fresh = self.new_round(
+            voided.seated, extra_burns=burn, automations=automations, insurance_chip=voided.insurance_chip
+        )
+        for placed in voided.operations:  # in the order they arrived; Art. 2.3 is judged again at the deal
+            if isinstance(placed, op.BetPlaced):
+                fresh.bet(placed.player, placed.box, placed.amount)
         return fresh
 
     def _round_ended(self, finished: Round) -> None:

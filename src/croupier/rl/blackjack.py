@@ -291,7 +291,8 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
         kind = type(pending)
         if kind is op.AwaitDecision:
             for action in current.legal_actions():
-                mask[DECISION_INDEX[action.kind]] = 1
+                if action.kind in DECISION_INDEX:  # not the even-money offers open to naturals (Art. 6)
+                    mask[DECISION_INDEX[action.kind]] = 1
         elif kind is op.AwaitInsurance:
             for action in current.legal_actions():
                 if action.player == AGENT:

@@ -335,7 +335,8 @@ class BlackjackAEC(AECEnv):  # type: ignore[misc]
         pending = current.pending
         if isinstance(pending, op.AwaitDecision):
             for action in current.legal_actions():
-                mask[DECISION_INDEX[action.kind]] = 1
+                if action.kind in DECISION_INDEX:  # not the even-money offers open to naturals (Art. 6)
+                    mask[DECISION_INDEX[action.kind]] = 1
         elif isinstance(pending, op.AwaitInsurance):
             for action in current.legal_actions():
                 if action.player == agent:
