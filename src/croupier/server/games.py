@@ -372,6 +372,14 @@ def public_event(operation: op.Operation) -> dict[str, Any]:
     o = operation
     if isinstance(o, op.BetPlaced):
         return {"type": "bet", "player": o.player, "box": o.box, "amount": format_amount(o.amount)}
+    if isinstance(o, op.BetReturned):
+        return {
+            "type": "bet_returned",
+            "player": o.player,
+            "box": o.box,
+            "amount": format_amount(o.amount),
+            "reason": o.reason,
+        }
     if isinstance(o, op.CardBurned):
         return {"type": "burn"}
     if isinstance(o, op.CardDealt):
