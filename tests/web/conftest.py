@@ -25,7 +25,7 @@ ROOT = HERE.parents[1]
 SCREENSHOTS = HERE / "screenshots"
 BETTING_SECONDS = 3.0
 DECISION_SECONDS = 3.0
-SQUEEZE_SECONDS = 8.0  # the test-only table baccarat-squeeze (table 5): time for the holder to turn
+SQUEEZE_SECONDS = 8.0  # the test-only baccarat-squeeze (table 5): the time its holder has to turn
 
 
 def _free_port() -> int:
@@ -69,7 +69,7 @@ def base_url(chromium_path: str, tmp_path_factory: pytest.TempPathFactory) -> It
             str(BETTING_SECONDS),
             "--decision-seconds",
             str(DECISION_SECONDS),
-            "--squeeze-table",
+            "--test-tables",
             "--squeeze-seconds",
             str(SQUEEZE_SECONDS),
         ],

@@ -5,9 +5,10 @@ from the text ``tests`` (``Settings.seed``), and the tables are started one afte
 its first shoe is made, so table 1 always deals shoe 1, table 2 shoe 2 and table 3 shoe 3 (started
 together, the tables race for the shoe numbers the seeds are derived from).
 
-``--squeeze-table`` adds, for the tests only, a fifth table after the demo's four: ``baccarat-squeeze``,
-the demo's baccarat with the squeeze allowed (Art. 16) and ``--squeeze-seconds`` to squeeze. The demo
-tables keep their defaults.
+``--test-tables`` adds, for the tests only, two tables after the demo's four: ``baccarat-squeeze``
+(table 5), the demo's baccarat with the squeeze allowed (Art. 16) and ``--squeeze-seconds`` to squeeze,
+and ``macau-seats`` (table 6), a second Macau 1983 table, so that the seat tests leave the card order of
+``macau-1`` to the tests that rely on it. The demo tables keep their defaults.
 
     python tests/web/run_server.py --port 8765 --database sqlite:///tmp/t.db --betting-seconds 4
 """
@@ -29,6 +30,7 @@ from croupier.server.db import normalise_url
 from croupier.server.models import GameTable
 
 SQUEEZE_TABLE = "baccarat-squeeze"
+SEATS_TABLE = "macau-seats"
 
 
 def build(
@@ -49,7 +51,7 @@ def build(
         async with inner(app_):
             service = app_.state.service
             if squeeze_seconds is not None:
-                await _add_squeeze_table(service, betting_seconds, squeeze_seconds)
+                await _add_test_tables(service, betting_seconds, squeeze_seconds)
             async with service.session() as session:
                 rows = (await session.scalars(select(GameTable).order_by(GameTable.id))).all()
             for row in rows:
@@ -62,28 +64,31 @@ def build(
     return app
 
 
-async def _add_squeeze_table(service: Any, betting_seconds: float, squeeze_seconds: float) -> None:
-    """The demo's baccarat table again, with the squeeze on: its timer (the table's decision time) is
-    the time the holder has to turn the cards."""
+async def _add_test_tables(service: Any, betting_seconds: float, squeeze_seconds: float) -> None:
+    """The demo's baccarat table again with the squeeze on (its timer, the table's decision time, is the
+    time the holder has to turn the cards), and the demo's Macau 1983 table again."""
+    copies = ((SQUEEZE_TABLE, "baccarat-1", {"squeeze": "true"}, squeeze_seconds), (SEATS_TABLE, "macau-1", {}, None))
     async with service.session() as session, session.begin():
-        if await session.scalar(select(GameTable.id).where(GameTable.name == SQUEEZE_TABLE)) is not None:
-            return
-        demo = await session.scalar(select(GameTable).where(GameTable.name == "baccarat-1"))
-        assert demo is not None, "the demo's baccarat table is missing"
-        session.add(
-            GameTable(
-                name=SQUEEZE_TABLE,
-                game=demo.game,
-                preset=demo.preset,
-                overrides={**demo.overrides, "squeeze": "true"},
-                min_bet=demo.min_bet,
-                max_bet=demo.max_bet,
-                chip=demo.chip,
-                betting_seconds=betting_seconds,
-                decision_seconds=squeeze_seconds,
-                mode="rng",
+        for name, model, overrides, decision_seconds in copies:
+            if await session.scalar(select(GameTable.id).where(GameTable.name == name)) is not None:
+                continue
+            demo = await session.scalar(select(GameTable).where(GameTable.name == model))
+            assert demo is not None, f"the demo's table {model} is missing"
+            session.add(
+                GameTable(
+                    name=name,
+                    game=demo.game,
+                    preset=demo.preset,
+                    overrides={**demo.overrides, **overrides},
+                    min_bet=demo.min_bet,
+                    max_bet=demo.max_bet,
+                    chip=demo.chip,
+                    betting_seconds=betting_seconds,
+                    decision_seconds=decision_seconds or demo.decision_seconds,
+                    mode="rng",
+                )
             )
-        )
+            await session.flush()
 
 
 def main() -> None:
@@ -92,10 +97,12 @@ def main() -> None:
     parser.add_argument("--database", required=True)
     parser.add_argument("--betting-seconds", type=float, default=4.0)
     parser.add_argument("--decision-seconds", type=float, default=4.0)
-    parser.add_argument("--squeeze-table", action="store_true", help=f"add the test table {SQUEEZE_TABLE}")
+    parser.add_argument(
+        "--test-tables", action="store_true", help=f"add the test tables {SQUEEZE_TABLE} and {SEATS_TABLE}"
+    )
     parser.add_argument("--squeeze-seconds", type=float, default=8.0)
     args = parser.parse_args()
-    squeeze = args.squeeze_seconds if args.squeeze_table else None
+    squeeze = args.squeeze_seconds if args.test_tables else None
     app = build(args.database, args.betting_seconds, args.decision_seconds, squeeze)
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
 

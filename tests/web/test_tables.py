@@ -104,7 +104,11 @@ def play_round(
         _kind, _who, box, hand = state.split(":")
         buttons = page.locator("#actions button.action")
         offered = {buttons.nth(i).get_attribute("data-action") for i in range(buttons.count())}
-        choice = next((m for m in ("split", "double", "surrender") if m in want - done and m in offered), None)
+        # a surrender is wanted on a first decision, not on a split hand (Art. 12 allows both: the shoe's
+        # order below was chosen for the first)
+        split_box = page.locator(f".box[data-box='{box}'] .hand").count() > 1
+        moves = [m for m in ("split", "double", "surrender") if not (m == "surrender" and split_box)]
+        choice = next((m for m in moves if m in want - done and m in offered), None)
         if choice is None and "timeout" in want and "timeout" not in done:
             expect_timer(page, "#decision-timer")
             after(page, count, number)  # nobody answers: the timer runs out and the hand stands

@@ -165,6 +165,14 @@ export function mountBlackjack(main, table, ctx) {
         box(e.box).bets[e.player] = e.amount;
         note(t("log.bet", { player: e.player, amount: money(e.amount), where: t("bj.box", { box: e.box }) }));
         break;
+      case "bet_returned": {
+        // Art. 2.3, judged when betting closes: a bet behind an occupant who did not bet is returned
+        const b = box(e.box);
+        delete b.bets[e.player];
+        if (!Object.keys(b.bets).length) delete s.round.boxes[e.box]; // nothing is dealt to it
+        note(t("log.bet_returned", { player: e.player, amount: money(e.amount), box: e.box, reason: e.reason }));
+        break;
+      }
       case "no_more_bets":
         s.phase = "playing";
         s.closesAt = 0;
