@@ -338,3 +338,35 @@ def test_a_request_with_an_odd_spot_or_a_huge_amount_is_refused_and_the_table_de
     assert view["round"]["boxes"][0]["bets"] == {"ana": "10"}
     server.advance(10)
     server.play_out(ONLINE, {"ana": ana})
+
+
+def test_art_2_3_a_bet_behind_before_the_occupant_plays_and_one_left_alone_is_returned(sqlite_server: Server) -> None:
+    """Bets in any order (Art. 2.3 is judged when betting closes): ben's bet behind ana's box before she
+    bets plays with hers; the next round, ana does not bet and ben's bet behind is returned whole."""
+    server = sqlite_server
+    ana, ben = server.login("ana"), server.login("ben")
+    assert server.client.post(f"/api/tables/{MACAU}/seats", json={"box": 4}, headers=ana).status_code == 200
+    early = server.client.post(
+        f"/api/tables/{MACAU}/bets",
+        json={"spot": "4", "amount": "10", "match": False},
+        headers={**ben, "Idempotency-Key": "ben-early"},
+    )
+    assert early.status_code == 200, early.text
+    assert server.bet(ana, MACAU, "4", "20").status_code == 200
+    assert server.view(MACAU)["round"]["boxes"][0]["bets"] == {"ben": "10", "ana": "20"}
+    server.advance(10)
+    server.play_out(MACAU, {"ana": ana, "ben": ben})
+    server.advance(0)
+    before = server.client.get("/api/me", headers=ben).json()["balance"]
+    token = ben["Authorization"].split()[1]
+    with server.client.websocket_connect(f"/ws/tables/{MACAU}?token={token}") as socket:
+        socket.receive_json()
+        assert server.bet(ben, MACAU, "4", "10").status_code == 200
+        server.advance(10)
+        messages = _until_rounds(socket, 1)
+    returned = [m["event"] for m in messages if m["event"].get("type") == "bet_returned"]
+    assert len(returned) == 1 and returned[0]["player"] == "ben" and returned[0]["box"] == 4
+    assert "Art. 2.3" in returned[0]["reason"]
+    assert server.client.get("/api/me", headers=ben).json()["balance"] == before
+    ledger = server.client.get("/api/ledger", headers=server.login("sam")).json()
+    assert ledger == {"entries_sum": 0, "balances_sum": 0, "unbalanced_transactions": 0, "wallets_match_entries": True}

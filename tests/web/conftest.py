@@ -25,6 +25,7 @@ ROOT = HERE.parents[1]
 SCREENSHOTS = HERE / "screenshots"
 BETTING_SECONDS = 3.0
 DECISION_SECONDS = 3.0
+SQUEEZE_SECONDS = 8.0  # the test-only baccarat-squeeze (table 5): the time its holder has to turn
 
 
 def _free_port() -> int:
@@ -68,6 +69,9 @@ def base_url(chromium_path: str, tmp_path_factory: pytest.TempPathFactory) -> It
             str(BETTING_SECONDS),
             "--decision-seconds",
             str(DECISION_SECONDS),
+            "--test-tables",
+            "--squeeze-seconds",
+            str(SQUEEZE_SECONDS),
         ],
         cwd=ROOT,
         stdout=log,
@@ -133,3 +137,11 @@ def new_page(browser: Any, base_url: str) -> Iterator[Any]:
     for context in contexts:
         context.close()
     assert not errors, f"JavaScript errors in the page: {errors}"
+
+
+@pytest.fixture(autouse=True)
+def empty_seats(base_url: str) -> None:
+    """Each test starts with nobody seated: seats outlive a test at the one server of the session."""
+    from tests.web.pages import stand_everyone_up
+
+    stand_everyone_up(base_url)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -75,3 +77,36 @@ CONTRAST_SCRIPT = Path(__file__).with_name("contrast.js").read_text(encoding="ut
 def contrast_failures(page: Any) -> list[dict[str, Any]]:
     """Every visible text whose WCAG 2 contrast against its background is under AA (4.5:1, large 3:1)."""
     return [r for r in page.evaluate(CONTRAST_SCRIPT) if r["ratio"] < r["need"]]
+
+
+TABLES = (1, 2, 3, 4, 5, 6)  # the demo's four, the test-only baccarat-squeeze and macau-seats (run_server.py)
+
+
+def seats(base_url: str, table: int) -> dict[str, str]:
+    return dict(rest(base_url, "GET", f"/api/tables/{table}")["seats"])
+
+
+def stand_everyone_up(base_url: str, timeout: float = 30.0) -> None:
+    """Every demo player leaves every seat (the server keeps seats between tests, and one seat per player,
+    Art. 2.3): a seat with a bet in the round is left once the round has settled."""
+    tokens: dict[str, str] = {}
+    deadline = time.monotonic() + timeout
+    for table in TABLES:
+        while True:
+            taken = seats(base_url, table)
+            if not taken:
+                break
+            for box, name in taken.items():
+                if name not in tokens:
+                    tokens[name] = token_of(base_url, name)
+                try:
+                    rest(base_url, "DELETE", f"/api/tables/{table}/seats/{box}", tokens[name])
+                except urllib.error.HTTPError as error:
+                    if error.code != 409 or time.monotonic() > deadline:
+                        raise
+            time.sleep(0.2)
+
+
+def ledger_balanced(base_url: str) -> dict[str, Any]:
+    """The ledger's four invariants (docs/protocol.md), read by the supervisor."""
+    return dict(rest(base_url, "GET", "/api/ledger", token_of(base_url, "sam")))

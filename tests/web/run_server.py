@@ -5,6 +5,11 @@ from the text ``tests`` (``Settings.seed``), and the tables are started one afte
 its first shoe is made, so table 1 always deals shoe 1, table 2 shoe 2 and table 3 shoe 3 (started
 together, the tables race for the shoe numbers the seeds are derived from).
 
+``--test-tables`` adds, for the tests only, two tables after the demo's four: ``baccarat-squeeze``
+(table 5), the demo's baccarat with the squeeze allowed (Art. 16) and ``--squeeze-seconds`` to squeeze,
+and ``macau-seats`` (table 6), a second Macau 1983 table, so that the seat tests leave the card order of
+``macau-1`` to the tests that rely on it. The demo tables keep their defaults.
+
     python tests/web/run_server.py --port 8765 --database sqlite:///tmp/t.db --betting-seconds 4
 """
 
@@ -14,6 +19,7 @@ import argparse
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
@@ -23,8 +29,13 @@ from croupier.server.app import Settings, create_app
 from croupier.server.db import normalise_url
 from croupier.server.models import GameTable
 
+SQUEEZE_TABLE = "baccarat-squeeze"
+SEATS_TABLE = "macau-seats"
 
-def build(database: str, betting_seconds: float, decision_seconds: float) -> FastAPI:
+
+def build(
+    database: str, betting_seconds: float, decision_seconds: float, squeeze_seconds: float | None = None
+) -> FastAPI:
     settings = Settings(
         database=normalise_url(database),
         betting_seconds=betting_seconds,
@@ -39,6 +50,8 @@ def build(database: str, betting_seconds: float, decision_seconds: float) -> Fas
     async def lifespan(app_: FastAPI) -> AsyncIterator[None]:
         async with inner(app_):
             service = app_.state.service
+            if squeeze_seconds is not None:
+                await _add_test_tables(service, betting_seconds, squeeze_seconds)
             async with service.session() as session:
                 rows = (await session.scalars(select(GameTable).order_by(GameTable.id))).all()
             for row in rows:
@@ -51,14 +64,46 @@ def build(database: str, betting_seconds: float, decision_seconds: float) -> Fas
     return app
 
 
+async def _add_test_tables(service: Any, betting_seconds: float, squeeze_seconds: float) -> None:
+    """The demo's baccarat table again with the squeeze on (its timer, the table's decision time, is the
+    time the holder has to turn the cards), and the demo's Macau 1983 table again."""
+    copies = ((SQUEEZE_TABLE, "baccarat-1", {"squeeze": "true"}, squeeze_seconds), (SEATS_TABLE, "macau-1", {}, None))
+    async with service.session() as session, session.begin():
+        for name, model, overrides, decision_seconds in copies:
+            if await session.scalar(select(GameTable.id).where(GameTable.name == name)) is not None:
+                continue
+            demo = await session.scalar(select(GameTable).where(GameTable.name == model))
+            assert demo is not None, f"the demo's table {model} is missing"
+            session.add(
+                GameTable(
+                    name=name,
+                    game=demo.game,
+                    preset=demo.preset,
+                    overrides={**demo.overrides, **overrides},
+                    min_bet=demo.min_bet,
+                    max_bet=demo.max_bet,
+                    chip=demo.chip,
+                    betting_seconds=betting_seconds,
+                    decision_seconds=decision_seconds or demo.decision_seconds,
+                    mode="rng",
+                )
+            )
+            await session.flush()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--database", required=True)
     parser.add_argument("--betting-seconds", type=float, default=4.0)
     parser.add_argument("--decision-seconds", type=float, default=4.0)
+    parser.add_argument(
+        "--test-tables", action="store_true", help=f"add the test tables {SQUEEZE_TABLE} and {SEATS_TABLE}"
+    )
+    parser.add_argument("--squeeze-seconds", type=float, default=8.0)
     args = parser.parse_args()
-    app = build(args.database, args.betting_seconds, args.decision_seconds)
+    squeeze = args.squeeze_seconds if args.test_tables else None
+    app = build(args.database, args.betting_seconds, args.decision_seconds, squeeze)
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
 
 

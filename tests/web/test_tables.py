@@ -104,7 +104,11 @@ def play_round(
         _kind, _who, box, hand = state.split(":")
         buttons = page.locator("#actions button.action")
         offered = {buttons.nth(i).get_attribute("data-action") for i in range(buttons.count())}
-        choice = next((m for m in ("split", "double", "surrender") if m in want - done and m in offered), None)
+        # a surrender is wanted on a first decision, not on a split hand (Art. 12 allows both: the shoe's
+        # order below was chosen for the first)
+        split_box = page.locator(f".box[data-box='{box}'] .hand").count() > 1
+        moves = [m for m in ("split", "double", "surrender") if not (m == "surrender" and split_box)]
+        choice = next((m for m in moves if m in want - done and m in offered), None)
         if choice is None and "timeout" in want and "timeout" not in done:
             expect_timer(page, "#decision-timer")
             after(page, count, number)  # nobody answers: the timer runs out and the hand stands
@@ -169,20 +173,31 @@ def test_macau_rounds_split_double_surrender_insurance_timeout(new_page: Any, ba
     want = {"split", "double", "surrender", "insurance", "timeout"}
     done: set[str] = set()
     kinds: set[str] = set()
+    chen = token_of(base_url, "chen")
     for played in range(6):
-        number = wait_betting(page)
+        number = wait_betting(page, 2600)
         assert page.inner_text("#banner") == "Place your bets"
         expect_timer(page, "#countdown")
-        bet(page, 1, 10)
+        bet(page, 1, 10)  # ana's bet on the empty box 1 seats her there (Art. 2.3)
+        # box 2 is chen's (elsewhere); ana bets behind him for more, so she decides it (Art. 13)
+        rest(base_url, "POST", f"/api/tables/{MACAU}/bets", chen, {"spot": "2", "amount": "10"}, uuid.uuid4().hex)
+        page.wait_for_selector("#bet-box-2:has-text('Bet behind')")
+        page.click("#chip-10")
         bet(page, 2, 10)
         page.wait_for_selector("#stake[data-amount='0']")  # the stake went on the boxes
+        page.wait_for_selector(".box[data-box='2'] li.mine .decider")
         play_round(page, "ana", number, want, done, screenshots)
         lines = log_lines(page)
         assert "No more bets" in lines
         if played == 0:
-            # Art. 3.1: a first card to each box, a second to each, then the dealer's up-card
-            dealt = [line.split(":")[0] for line in lines if re.search(r": [2-9TJQKA][SHDC]$", line)][:5]
+            # Art. 3.1: a first card to each box, a second to each, then the dealer's up-card; the boxes'
+            # cards face down to the table (Art. 3.1a), each also privately to ana, who bet on both boxes
+            public = [line for line in lines if re.match(r"(Box \d hand \d|Dealer): ", line) and "bettors" not in line]
+            dealt = [line.split(":")[0] for line in public][:5]
             assert dealt == ["Box 1 hand 1", "Box 2 hand 1", "Box 1 hand 1", "Box 2 hand 1", "Dealer"], lines
+            assert all(line.endswith("card face down") for line in public[:4]), lines
+            assert sum("only this box's bettors see it" in line for line in lines) >= 4, lines
+            assert any(line.startswith("Box 1 shows its cards") for line in lines), lines
         kinds |= {k for k in page.locator("#results li.payment").evaluate_all("ns => ns.map(n => n.dataset.kind)")}
         check_balance(page, base_url, "ana")
         if want <= done:

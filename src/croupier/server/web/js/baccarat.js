@@ -1,10 +1,10 @@
-// A baccarat table (Macau, Punto Banco): bets on every offered spot, the coup card by card, the five
-// roads with the ask preview, and — where the server sends them — the squeeze view for the holder of a
-// side and the exact house edge of each bet for the remaining shoe.
-//
-// Fields this view reads beyond what the server sends today (rendered only when present):
-//   snapshot.round.squeeze = {"player": NAME, "banker": NAME}   who handles each side's cards (Art. 16)
-//   snapshot.round.house_edge = {"banker": "0.010579", ...}      each spot's edge for the remaining shoe
+// A baccarat table (Macau, Punto Banco): the seats, bets on every offered spot, the coup card by card,
+// the five roads with the ask preview, the exact house edge of each bet for the remaining shoe, and the
+// squeeze (Art. 16) as the server enforces it: the seated player with the largest bet on a side holds
+// its cards; everyone else sees backs and the squeeze timer until the holder turns them (a "turn"
+// action) or the time runs out. The holder gets the cards privately into their face-down slots; each
+// `card_turned` event replaces its card by `index` (the coup's dealing order). Nothing dealt after the
+// squeezed cards reaches the page before they are turned.
 
 import { api, newKey, watchTable } from "./api.js";
 import { esc, money, signed, cents, centsText, bacTotal, isoMs, chipValues } from "./util.js";
@@ -33,7 +33,12 @@ export function mountBaccarat(main, table, ctx) {
     roads: null,
     squeeze: null,
     edges: null,
-    revealed: new Set(),
+    slots: {}, // the coup's card index -> [side, position]
+    secret: new Set(), // "side.position": dealt face down to the table, seen here privately (the holder)
+    pending: null,
+    actions: [],
+    awaits: 0,
+    seats: {},
     log: [],
     banner: "",
     chip: chips[0],
@@ -49,6 +54,7 @@ export function mountBaccarat(main, table, ctx) {
       <div class="coup" id="coup" aria-live="polite"></div>
       <div class="banner" id="banner" role="status" aria-live="assertive"></div>
       <div class="spots" id="spots"></div>
+      <div class="bac-seats" id="seats" role="group"></div>
     </div>
     <div class="controls"><div class="prompt" id="prompt"></div><div class="tray" id="tray"></div></div>
     <div class="results" id="results" aria-live="polite"></div>
@@ -69,12 +75,50 @@ export function mountBaccarat(main, table, ctx) {
       s.spots = r.spots || s.spots;
       s.bets = r.bets || {};
       s.cards = { player: [...(r.player_cards || [])], banker: [...(r.banker_cards || [])] };
+      s.slots = slotsOf(s.cards);
       s.result = r.result || null;
       s.roads = r.roads || s.roads;
       s.squeeze = r.squeeze || null;
       s.edges = r.house_edge || null;
     }
+    s.seats = { ...(snapshot.seats || {}) };
+    s.actions = snapshot.your_actions || [];
+    const pending = snapshot.pending || {};
+    s.pending = pending.kind === "squeeze" ? { ...pending, closesAt: s.closesAt } : null;
+    s.secret = new Set();
+    for (const action of s.actions.filter((a) => a.type === "turn")) {
+      // the holder's cards under the squeeze: both of the first four, or a third card on its own
+      const cards = s.cards[action.side];
+      const from = cards.length > 2 ? cards.length - 1 : 0;
+      for (let i = from; i < cards.length; i++) s.secret.add(`${action.side}.${i}`);
+    }
     s.banner = s.phase === "betting" ? B("bac.place_bets") : "";
+  }
+
+  /** Where each of the coup's cards lies, by dealing order: player, banker, player, banker, then the
+   *  player's third card (when drawn) and the banker's. */
+  function slotsOf(cards) {
+    const slots = {};
+    [["player", 0], ["banker", 0], ["player", 1], ["banker", 1]].forEach(([side, pos], i) => {
+      if (cards[side].length > pos) slots[i] = [side, pos];
+    });
+    let next = 4;
+    if (cards.player.length > 2) slots[next++] = ["player", 2];
+    if (cards.banker.length > 2) slots[next] = ["banker", 2];
+    return slots;
+  }
+
+  /** Put a card (null: face down) in its slot, by the event's index; a new slot at the side's end. */
+  function place(e, card) {
+    let slot = e.index !== undefined ? s.slots[e.index] : undefined;
+    if (!slot) {
+      slot = [e.side, s.cards[e.side].length];
+      s.cards[e.side].push(card);
+      if (e.index !== undefined) s.slots[e.index] = slot;
+    } else if (card !== null || s.cards[slot[0]][slot[1]] === undefined) {
+      s.cards[slot[0]][slot[1]] = card;
+    }
+    return slot;
   }
 
   async function refresh() {
@@ -100,7 +144,10 @@ export function mountBaccarat(main, table, ctx) {
         s.bets = {};
         s.cards = { player: [], banker: [] };
         s.result = null;
-        s.revealed = new Set();
+        s.slots = {};
+        s.secret = new Set();
+        s.pending = null;
+        s.actions = [];
         s.log = [];
         s.banner = B("bac.place_bets");
         refresh();
@@ -127,13 +174,50 @@ export function mountBaccarat(main, table, ctx) {
         break;
       case "card":
         if (e.side === "player" || e.side === "banker") {
-          s.cards[e.side].push(e.card);
-          s.log.push(t("log.card", { where: t("spot." + e.side), card: e.card }));
+          if (e.face_up && e.private) {
+            const [side, pos] = place(e, e.card); // Art. 16: the holder's card, into its face-down slot
+            s.secret.add(`${side}.${pos}`);
+            s.log.push(t("log.squeezed_card", { where: t("spot." + e.side), card: e.card }));
+          } else if (!e.face_up) {
+            place(e, null);
+            s.log.push(t("log.card", { where: t("spot." + e.side), card: t("bac.squeezed_by", { name: e.holder || "" }) }));
+          } else {
+            place(e, e.card);
+            s.log.push(t("log.card", { where: t("spot." + e.side), card: e.card }));
+          }
         }
         s.banner = "";
         break;
+      case "card_turned": {
+        const slot = s.slots[e.index] || [e.side, Math.max(0, s.cards[e.side].indexOf(null))];
+        s.slots[e.index] = slot;
+        s.cards[slot[0]][slot[1]] = e.card;
+        s.secret.delete(`${slot[0]}.${slot[1]}`);
+        s.log.push(t("log.card_turned", { where: t("spot." + e.side), card: e.card }));
+        break;
+      }
+      case "await":
+        s.awaits += 1;
+        s.pending = e.kind === "squeeze" ? { ...e, closesAt: isoMs(e.closes_at) } : null;
+        break;
+      case "timeout":
+        if (s.pending && s.pending.kind === "squeeze") s.log.push(t("log.squeeze_timeout"));
+        break;
+      case "squeeze_holder":
+        s.squeeze = { ...(s.squeeze || {}), [e.side]: e.player };
+        break;
+      case "seated":
+        s.seats[e.box] = e.player;
+        s.log.push(t("log.seated_bac", { player: e.player, seat: e.box }));
+        break;
+      case "left":
+        if (s.seats[e.box] === e.player) delete s.seats[e.box];
+        break;
       case "coup_result":
         s.result = e;
+        s.pending = null;
+        s.secret = new Set();
+        if (e.player && e.banker) s.cards = { player: [...e.player.cards], banker: [...e.banker.cards] };
         s.banner = B("bac.winner." + e.winner);
         s.log.push(t("bac.winner." + e.winner));
         break;
@@ -165,22 +249,54 @@ export function mountBaccarat(main, table, ctx) {
     return !fresh && s.last ? s.last.cards : s.cards;
   }
 
+  function turnAction(side) {
+    return s.pending ? s.actions.find((a) => a.type === "turn" && a.side === side) : undefined;
+  }
+
   function sideHtml(side) {
+    const live = shownCards() === s.cards;
     const cards = shownCards()[side];
     const holder = s.squeeze && s.squeeze[side];
-    const squeezing = holder && holder === player && !s.result;
+    const secret = (i) => live && s.secret.has(`${side}.${i}`);
     const html = cards
-      .map((card, i) => {
-        const id = `${side}-${i}`;
-        if (squeezing && !s.revealed.has(id)) {
-          return `<button type="button" class="squeeze" data-card-id="${id}" aria-label="${esc(t("bac.squeeze"))}">${cardSvg(null, t)}</button>`;
-        }
-        return cardSvg(card, t);
-      })
+      .map((card, i) => cardSvg(card, t, secret(i) ? `data-private="true" title="${esc(t("bac.only_you"))}"` : ""))
       .join("");
-    const shown = squeezing ? cards.filter((_, i) => s.revealed.has(`${side}-${i}`)) : cards;
+    // the total only once every card is face up to the whole table
+    const hidden = cards.some((card, i) => card === null || secret(i));
+    const total = cards.length && !hidden ? bacTotal(cards) : "";
+    const turn = live && turnAction(side);
+    const button = turn
+      ? `<button type="button" class="action turn" id="turn-${side}" data-side="${side}" aria-keyshortcuts="T">${esc(t("bac.turn", { side: t("spot." + side) }))} <kbd>T</kbd></button>`
+      : "";
     return `<div class="side-cards ${side}" data-side="${side}"><h2>${esc(t("spot." + side))}${holder ? ` <small>(${esc(t("bac.held_by", { name: holder }))})</small>` : ""}</h2>
-      <div class="cards">${html}</div><p class="total" data-total="${shown.length ? bacTotal(shown) : ""}">${shown.length ? bacTotal(shown) : ""}</p></div>`;
+      <div class="cards">${html}</div><p class="total" data-total="${total}"${hidden ? ' data-hidden="true"' : ""}>${hidden ? "?" : total}</p>${button}</div>`;
+  }
+
+  function squeezeHtml() {
+    const p = s.pending;
+    if (!p || p.kind !== "squeeze") return "";
+    const timer = p.closesAt ? ` <span class="countdown" id="squeeze-timer" data-closes-at="${p.closesAt}"></span>` : "";
+    if (s.actions.some((a) => a.type === "turn")) {
+      return `<div class="offer squeeze-prompt" id="squeeze-prompt" data-mine="true"><p><strong>${esc(t("bac.your_squeeze"))}</strong>${timer}</p></div>`;
+    }
+    const holders = [...new Set(Object.values(s.squeeze || {}).filter(Boolean))].join(", ");
+    return `<p class="waiting squeeze-prompt" id="squeeze-prompt">${esc(t("bac.squeezing", { name: holders }))}${timer}</p>`;
+  }
+
+  function seatsHtml() {
+    const mine = player ? Object.entries(s.seats).find(([, who]) => who === player) : undefined;
+    let html = `<h3>${esc(t("seat.title"))}</h3><ol class="seat-row">`;
+    for (let n = 1; n <= 7; n++) {
+      const who = s.seats[n];
+      let inner;
+      if (who && who === player) {
+        inner = `<span class="seat-name">${esc(t("seat.yours"))}</span> <button type="button" class="small leave" id="leave-seat-${n}" data-box="${n}" aria-label="${esc(t("seat.leave_seat", { seat: n }))}">${esc(t("seat.leave"))}</button>`;
+      } else if (who) inner = `<span class="seat-name">${esc(who)}</span>`;
+      else if (player && !mine) inner = `<button type="button" class="small sit" id="sit-seat-${n}" data-box="${n}" aria-label="${esc(t("seat.sit_seat", { seat: n }))}">${esc(t("seat.sit"))}</button>`;
+      else inner = `<span class="seat-name empty">${esc(t("seat.empty"))}</span>`;
+      html += `<li class="seat${who === player && who ? " mine" : ""}" data-seat="${n}"${who ? ` data-occupant="${esc(who)}"` : ""}><span class="seat-no">${n}</span> ${inner}</li>`;
+    }
+    return html + `</ol><p class="hint">${esc(t("seat.bac_hint"))}</p>`;
   }
 
   function spotsHtml() {
@@ -242,6 +358,8 @@ export function mountBaccarat(main, table, ctx) {
     scheduled = false;
     root.dataset.phase = s.phase;
     root.dataset.bettingCloses = s.phase === "betting" ? String(s.closesAt) : "0";
+    root.dataset.pending = s.pending ? `${s.pending.kind}:${s.pending.player || ""}` : "";
+    root.dataset.awaits = String(s.awaits);
     patch(root, {
       "#sec-head": `<h1>${esc(table.name)} <small>${esc(t("preset." + table.rules))}</small></h1>
         <p class="meta"><span>${esc(t("lobby.limits"))}: ${esc(money(table.min_bet))} – ${esc(money(table.max_bet))}</span>
@@ -253,7 +371,8 @@ export function mountBaccarat(main, table, ctx) {
       "#prompt":
         s.phase === "betting"
           ? `<p class="phase-line">${esc(t("bj.betting_closes"))} <span class="countdown" id="countdown" data-closes-at="${s.closesAt}"></span></p>`
-          : "",
+          : squeezeHtml(),
+      "#seats": seatsHtml(),
       "#tray": player ? chipTray(t, chips, s.chip, s.stake, s.phase === "betting", "chip.hint_bac") : "",
       "#results": resultsHtml(),
       "#roads": roadsHtml(),
@@ -282,6 +401,24 @@ export function mountBaccarat(main, table, ctx) {
     update();
   }
 
+  async function turn(side) {
+    if (!turnAction(side)) return;
+    try {
+      await api("POST", `/api/tables/${table.id}/actions`, { type: "turn", side });
+    } catch (error) {
+      ctx.toast(error.message);
+    }
+  }
+
+  async function seat(method, n) {
+    try {
+      if (method === "POST") await api("POST", `/api/tables/${table.id}/seats`, { box: n });
+      else await api("DELETE", `/api/tables/${table.id}/seats/${n}`);
+    } catch (error) {
+      ctx.toast(error.message);
+    }
+  }
+
   function onClick(event) {
     const chip = event.target.closest(".chip");
     if (chip && !chip.disabled) {
@@ -300,16 +437,29 @@ export function mountBaccarat(main, table, ctx) {
       bet(spot.dataset.spot);
       return;
     }
-    const squeeze = event.target.closest(".squeeze");
-    if (squeeze) {
-      s.revealed.add(squeeze.dataset.cardId);
-      update();
+    const turnButton = event.target.closest("button.turn");
+    if (turnButton) {
+      turn(turnButton.dataset.side);
+      return;
     }
+    const sit = event.target.closest("button.sit");
+    if (sit) {
+      seat("POST", Number(sit.dataset.box));
+      return;
+    }
+    const leave = event.target.closest("button.leave");
+    if (leave) seat("DELETE", Number(leave.dataset.box));
   }
 
   function onKey(event) {
-    if (isTyping(event) || s.phase !== "betting") return;
+    if (isTyping(event)) return;
     const key = event.key.toUpperCase();
+    if (key === "T" && s.pending) {
+      event.preventDefault();
+      for (const action of s.actions.filter((a) => a.type === "turn")) turn(action.side);
+      return;
+    }
+    if (s.phase !== "betting") return;
     const spot = Object.keys(SPOT_KEYS).find((name) => SPOT_KEYS[name] === key && s.spots.includes(name));
     if (spot) {
       event.preventDefault();
@@ -326,7 +476,10 @@ export function mountBaccarat(main, table, ctx) {
     table.id,
     (message) => {
       if (message.type === "snapshot") fromSnapshot(message.snapshot);
-      else if (message.event) apply(message.event);
+      else if (message.event) {
+        apply(message.event);
+        if (message.your_actions) s.actions = message.your_actions;
+      }
       update();
     },
     (state) => {

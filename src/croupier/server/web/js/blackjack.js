@@ -4,6 +4,13 @@
 //
 // The view is driven by the table's WebSocket: a snapshot, then events applied one by one; it never
 // knows a card before the server shows it face up (the hole card is drawn as a back).
+//
+// Seats (Art. 2.3): each empty box offers "Sit", a taken one names its occupant, your own has "Leave"
+// (the server refuses it while you have a bet in the round, and says why). A bet behind another's box
+// (Art. 13, macau-1983 bet_behind) carries the bettor's choice to match the decider's doubles and
+// splits, which can be changed until the decision (PUT /matching). Where the rules deal the boxes'
+// cards face down (Macau 1983, Art. 3.1a) the table sees backs, and a box's bettors get each card
+// privately into its face-down slot; the box's cards are shown to all once it has played.
 
 import { api, newKey, watchTable } from "./api.js";
 import { esc, money, signed, signedCents, cents, centsText, bjTotal, isoMs, chipValues } from "./util.js";
@@ -27,17 +34,29 @@ function fromView(view) {
       bets: { ...box.bets },
       decider: box.decider,
       deciderBets: Object.keys(box.bets || {}).length,
-      hands: (box.hands || []).map((hand) => ({
-        cards: [...hand.cards],
-        outcome: hand.outcome,
-        stakes: { ...hand.stakes },
-        doubled: false,
-      })),
+      hands: (box.hands || []).map((hand) => fromHand(hand)),
     };
   }
   round.insurance = [...(view.insurance || [])];
   round.payments = [...(view.payments || [])];
   return round;
+}
+
+function fromHand(hand, before) {
+  return {
+    cards: [...hand.cards],
+    seen: hand.cards.map(() => false), // dealt face down to the table, seen privately by this viewer
+    outcome: hand.outcome ?? (before ? before.outcome : null),
+    stakes: { ...(hand.stakes || (before ? before.stakes : {})) },
+    doubled: before ? before.doubled : false,
+    early: 0,
+  };
+}
+
+/** Blackjack total of the cards; [null, false] while any is face down to this viewer. */
+function visibleTotal(cards) {
+  if (cards.includes(null)) return [null, false];
+  return bjTotal(cards);
 }
 
 export function mountBlackjack(main, table, ctx) {
@@ -67,6 +86,8 @@ export function mountBlackjack(main, table, ctx) {
     awaits: 0,
     ended: 0,
     logStart: 0,
+    seats: {}, // box -> occupant (Art. 2.3)
+    match: {}, // box -> this player matches the decider's doubles and splits there (Art. 13)
   };
 
   main.innerHTML = `<section class="table-view blackjack" id="bj-table" data-table="${table.id}" data-preset="${esc(table.rules)}">
@@ -98,7 +119,7 @@ export function mountBlackjack(main, table, ctx) {
 
   function hand(n, index) {
     const b = box(n);
-    while (b.hands.length <= index) b.hands.push({ cards: [], outcome: null, stakes: { ...b.bets }, doubled: false });
+    while (b.hands.length <= index) b.hands.push({ cards: [], seen: [], outcome: null, stakes: { ...b.bets }, doubled: false, early: 0 });
     return b.hands[index];
   }
 
@@ -115,6 +136,7 @@ export function mountBlackjack(main, table, ctx) {
     s.shoe = snapshot.shoe ? snapshot.shoe.id : null;
     s.commitment = snapshot.shoe ? snapshot.shoe.commitment : null;
     if (snapshot.round) s.round = fromView(snapshot.round);
+    s.seats = { ...(snapshot.seats || {}) };
     const pending = snapshot.pending || {};
     s.closesAt = isoMs(snapshot.closes_at);
     s.pending = pending.kind === "decision" || pending.kind === "insurance" || pending.kind === "card" ? { ...pending, closesAt: s.closesAt } : null;
@@ -143,6 +165,14 @@ export function mountBlackjack(main, table, ctx) {
         box(e.box).bets[e.player] = e.amount;
         note(t("log.bet", { player: e.player, amount: money(e.amount), where: t("bj.box", { box: e.box }) }));
         break;
+      case "bet_returned": {
+        // Art. 2.3, judged when betting closes: a bet behind an occupant who did not bet is returned
+        const b = box(e.box);
+        delete b.bets[e.player];
+        if (!Object.keys(b.bets).length) delete s.round.boxes[e.box]; // nothing is dealt to it
+        note(t("log.bet_returned", { player: e.player, amount: money(e.amount), box: e.box, reason: e.reason }));
+        break;
+      }
       case "no_more_bets":
         s.phase = "playing";
         s.closesAt = 0;
@@ -157,10 +187,48 @@ export function mountBlackjack(main, table, ctx) {
         if (e.box === 0) {
           if (e.face_up) s.round.dealer.cards.push(e.card);
           else s.round.dealer.hole = true;
+        } else if (e.face_up && e.private) {
+          // Art. 3.1a: the card of a face-down slot, to this box's bettors only: it fills the slot
+          const h = hand(e.box, e.hand);
+          const slot = h.cards.indexOf(null);
+          if (slot >= 0) {
+            h.cards[slot] = e.card;
+            h.seen[slot] = true;
+          } else {
+            h.cards.push(e.card); // ahead of its public face-down event, which then adds nothing
+            h.seen.push(true);
+            h.early += 1;
+          }
+          note(t("log.private_card", { where: where(e.box, e.hand), card: e.card }));
+          break;
         } else if (e.face_up) {
-          hand(e.box, e.hand).cards.push(e.card);
+          const h = hand(e.box, e.hand);
+          h.cards.push(e.card);
+          h.seen.push(false);
+        } else {
+          const h = hand(e.box, e.hand);
+          if (h.early > 0) h.early -= 1;
+          else {
+            h.cards.push(null);
+            h.seen.push(false);
+          }
         }
         note(t("log.card", { where: where(e.box, e.hand), card: e.face_up ? e.card : t("card.face_down") }));
+        break;
+      case "box_shown": {
+        const b = box(e.box);
+        b.hands = (e.hands || []).map((h, i) => fromHand(h, b.hands[i]));
+        const cards = b.hands.map((h) => h.cards.join(" ")).join(" | ");
+        note(t("log.box_shown", { box: e.box, cards }));
+        break;
+      }
+      case "seated":
+        s.seats[e.box] = e.player;
+        note(t("log.seated", { player: e.player, box: e.box }));
+        break;
+      case "left":
+        if (s.seats[e.box] === e.player) delete s.seats[e.box];
+        note(t("log.left", { player: e.player, box: e.box }));
         break;
       case "hole_card":
         s.round.dealer.hole = false;
@@ -198,8 +266,10 @@ export function mountBlackjack(main, table, ctx) {
         note(t("log.decision", { player: e.player, action: t("action." + e.type), where: where(e.box, e.hand) }));
         const hands = box(e.box).hands;
         if (e.type === "split" && hands[e.hand]) {
-          const moved = hands[e.hand].cards.pop();
-          hands.splice(e.hand + 1, 0, { cards: moved ? [moved] : [], outcome: null, stakes: { ...hands[e.hand].stakes }, doubled: false });
+          const from = hands[e.hand];
+          const moved = from.cards.length ? [from.cards.pop()] : [];
+          const seen = from.seen.length ? [from.seen.pop()] : [];
+          hands.splice(e.hand + 1, 0, { cards: moved, seen, outcome: null, stakes: { ...from.stakes }, doubled: false, early: 0 });
         }
         if (e.type === "double" && hands[e.hand]) hands[e.hand].doubled = true;
         if (s.pending && s.pending.kind === "decision") s.pending = null;
@@ -283,15 +353,42 @@ export function mountBlackjack(main, table, ctx) {
       .map(([n]) => Number(n));
   }
 
+  /** The box this player sits at (Art. 2.3: one seat each), or null. */
+  function mySeat() {
+    if (!player) return null;
+    const entry = Object.entries(s.seats).find(([, who]) => who === player);
+    return entry ? Number(entry[0]) : null;
+  }
+
+  /** A bet on `n` would be a bet behind another player's box (Art. 13). */
+  function behind(n) {
+    const occupant = s.seats[n];
+    if (occupant) return occupant !== player;
+    const b = s.round.boxes[n];
+    return Boolean(b && Object.keys(b.bets).some((p) => p !== player));
+  }
+
+  /** What the server allows (Art. 2.3, 13; online §4.5): your own box; an empty box while you sit
+   *  nowhere (the bet seats you); another's box only behind its occupant, where the rules have it. */
   function canBetOn(n) {
     if (!player || s.phase !== "betting") return false;
     const b = s.round.boxes[n];
     if (b && b.bets[player]) return false;
-    const mine = myBoxes();
-    if (mine.length >= Number(rules.max_boxes_per_player || 1)) return false;
-    const others = b ? Object.keys(b.bets).filter((p) => p !== player) : [];
-    if (others.length && !rules.bet_behind) return false;
+    if (myBoxes().length >= Number(rules.max_boxes_per_player || 1)) return false;
+    if (behind(n)) return Boolean(rules.bet_behind);
+    if (!s.seats[n]) return mySeat() === null;
     return true;
+  }
+
+  /** The "match doubles and splits" choice is offered on a bet behind, until the round is settled. */
+  function offersMatch(n) {
+    if (!player || !rules.bet_behind || !behind(n)) return false;
+    const b = s.round.boxes[n];
+    if (b && b.bets[player]) {
+      // the decider's own double or split is theirs: the choice is the other bettors'
+      return (s.phase === "betting" || s.phase === "playing") && deciderOf(b) !== player;
+    }
+    return canBetOn(n);
   }
 
   // a card is drawn with the dealing animation once, the first time it is shown
@@ -325,13 +422,21 @@ export function mountBlackjack(main, table, ctx) {
   }
 
   function handHtml(n, index, h) {
-    const [total, soft] = bjTotal(h.cards);
+    const [total, soft] = visibleTotal(h.cards);
+    const hidden = total === null;
     const active = s.pending && s.pending.kind === "decision" && s.pending.box === n && s.pending.hand === index;
     const bonus = h.outcome === "bonus";
-    const cards = h.cards.map((c, i) => cardSvg(c, t, "", fresh(`${n}.${index}.${i}.${c}`))).join("");
+    const seen = h.seen || [];
+    // a card dealt face down keeps its slot: a back, or (to the box's bettors) the card, marked as private
+    const cards = h.cards
+      .map((c, i) =>
+        cardSvg(c, t, seen[i] ? `data-private="true" title="${esc(t("bj.private_card"))}"` : "", fresh(`${n}.${index}.${i}.${c ?? "down"}`)),
+      )
+      .join("");
+    const totalText = !h.cards.length ? "" : hidden ? "?" : (soft ? t("bj.soft") + " " : "") + total;
     return `<div class="hand${active ? " active" : ""}${bonus ? " bonus" : ""}" data-box="${n}" data-hand="${index}" ${active ? 'aria-current="true"' : ""}>
       <div class="cards">${cards}</div>
-      <p class="total" data-total="${h.cards.length ? total : ""}">${h.cards.length ? esc((soft ? t("bj.soft") + " " : "") + total) : ""}${h.doubled ? ` · ${esc(t("bj.doubled"))}` : ""}</p>
+      <p class="total" data-total="${h.cards.length && !hidden ? total : ""}"${hidden ? ` data-hidden="true" title="${esc(t("bj.total_hidden"))}"` : ""}>${esc(totalText)}${h.doubled ? ` · ${esc(t("bj.doubled"))}` : ""}</p>
       ${h.outcome ? `<p class="outcome ${esc(h.outcome)}" data-outcome="${esc(h.outcome)}">${esc(t("pay_kind." + h.outcome))}${bonus ? ` ${esc(t("bj.bonus_paid"))}` : ""}</p>` : ""}
     </div>`;
   }
@@ -352,18 +457,41 @@ export function mountBlackjack(main, table, ctx) {
         .join("");
       const drawn = shown().boxes[n];
       const hands = drawn ? drawn.hands.map((h, i) => handHtml(n, i, h)).join("") : "";
-      const behind = bets.length && !mine;
       const button = canBetOn(n)
-        ? `<button type="button" class="bet-here" id="bet-box-${n}" data-box="${n}" aria-keyshortcuts="${n}">${esc(behind ? t("bj.bet_behind") : t("bj.bet_here"))} <kbd>${n}</kbd></button>`
+        ? `<button type="button" class="bet-here" id="bet-box-${n}" data-box="${n}" aria-keyshortcuts="${n}">${esc(behind(n) ? t("bj.bet_behind") : t("bj.bet_here"))} <kbd>${n}</kbd></button>`
         : "";
-      html += `<div class="box${mine ? " mine" : ""}${bets.length ? " taken" : ""}" data-box="${n}" role="group" aria-label="${esc(t("bj.box", { box: n }))}">
+      const occupant = s.seats[n];
+      const seated = occupant && occupant === player;
+      html += `<div class="box${mine ? " mine" : ""}${bets.length ? " taken" : ""}${seated ? " seated" : ""}" data-box="${n}" role="group" aria-label="${esc(t("bj.box", { box: n }))}">
         <h3>${esc(t("bj.box", { box: n }))}</h3>
-        <ul class="bets">${betList || `<li class="open">${esc(t("bj.open_box"))}</li>`}</ul>
+        ${seatHtml(n)}
+        <ul class="bets">${betList || `<li class="open">${esc(t("bj.no_bets"))}</li>`}</ul>
         <div class="hands">${hands}</div>
-        ${button}
+        ${button}${matchHtml(n)}
       </div>`;
     }
     return html;
+  }
+
+  function seatHtml(n) {
+    const occupant = s.seats[n];
+    if (occupant && occupant === player) {
+      return `<div class="seat mine" data-occupant="${esc(occupant)}"><span class="seat-name">${esc(t("seat.yours"))}</span>
+        <button type="button" class="small leave" id="leave-box-${n}" data-box="${n}" aria-label="${esc(t("seat.leave_box", { box: n }))}">${esc(t("seat.leave"))}</button></div>`;
+    }
+    if (occupant) {
+      return `<div class="seat" data-occupant="${esc(occupant)}"><span class="seat-name" title="${esc(t("seat.occupant"))}">${esc(occupant)}</span></div>`;
+    }
+    if (player && mySeat() === null) {
+      return `<div class="seat open"><button type="button" class="small sit" id="sit-box-${n}" data-box="${n}" aria-label="${esc(t("seat.sit_box", { box: n }))}">${esc(t("seat.sit"))}</button></div>`;
+    }
+    return `<div class="seat open"><span class="seat-name empty">${esc(t("seat.empty"))}</span></div>`;
+  }
+
+  function matchHtml(n) {
+    if (!offersMatch(n)) return "";
+    const on = s.match[n] !== false;
+    return `<label class="match" for="match-box-${n}" title="${esc(t("bj.match_help"))}"><input type="checkbox" id="match-box-${n}" data-box="${n}" ${on ? "checked" : ""}> ${esc(t("bj.match"))}</label>`;
   }
 
   function dealerHtml() {
@@ -410,7 +538,7 @@ export function mountBlackjack(main, table, ctx) {
       if (!mine) return `<p class="waiting">${esc(t("bj.waiting_for", { player: p.player, where: where(p.box, p.hand) }))}${timer}</p>`;
       const actions = s.actions.filter((a) => DECISIONS.includes(a.type) && a.box === p.box && (a.hand ?? 0) === p.hand);
       const h = s.round.boxes[p.box]?.hands[p.hand];
-      const [total, soft] = h ? bjTotal(h.cards) : [0, false];
+      const [total, soft] = h ? visibleTotal(h.cards) : [0, false];
       const buttons = actions
         .map((a) => {
           if (a.type === "double" && Number(a.min_amount) < Number(a.max_amount)) {
@@ -425,7 +553,7 @@ export function mountBlackjack(main, table, ctx) {
       const surrender = actions.some((a) => a.type === "surrender")
         ? `<p class="offer surrender-prompt" id="surrender-prompt">${esc(t("bj.surrender_offered"))}</p>`
         : "";
-      return `<div class="your-turn" id="your-turn"><p><strong>${esc(t("bj.your_turn", { where: where(p.box, p.hand) }))}</strong> — ${esc((soft ? t("bj.soft") + " " : "") + total)}${timer}</p>${surrender}<div class="actions" id="actions">${buttons}</div></div>`;
+      return `<div class="your-turn" id="your-turn"><p><strong>${esc(t("bj.your_turn", { where: where(p.box, p.hand) }))}</strong> — ${esc(total === null ? "?" : (soft ? t("bj.soft") + " " : "") + total)}${timer}</p>${surrender}<div class="actions" id="actions">${buttons}</div></div>`;
     }
     if (p.kind === "card") return `<p class="waiting">${esc(t("bj.waiting_card"))}</p>`;
     return "";
@@ -496,14 +624,49 @@ export function mountBlackjack(main, table, ctx) {
   async function placeBet(n) {
     if (!canBetOn(n)) return;
     const amount = s.stake || s.chip;
+    const body = { spot: String(n), amount: String(amount) };
+    if (behind(n)) body.match = s.match[n] !== false; // Art. 13: match the decider's doubles and splits
     try {
-      const answer = await api("POST", `/api/tables/${table.id}/bets`, { spot: String(n), amount: String(amount) }, { key: newKey() });
+      const answer = await api("POST", `/api/tables/${table.id}/bets`, body, { key: newKey() });
       ctx.setBalance(answer.balance);
       s.stake = 0;
     } catch (error) {
       ctx.toast(error.message);
     }
     update();
+  }
+
+  async function sit(n) {
+    try {
+      await api("POST", `/api/tables/${table.id}/seats`, { box: n });
+    } catch (error) {
+      ctx.toast(error.message);
+    }
+    update();
+  }
+
+  async function leave(n) {
+    try {
+      await api("DELETE", `/api/tables/${table.id}/seats/${n}`);
+    } catch (error) {
+      ctx.toast(error.message); // e.g. a bet in this round: the occupant handles the box until it settles
+    }
+    update();
+  }
+
+  async function setMatch(n, on) {
+    const before = s.match[n] !== false;
+    s.match[n] = on;
+    update();
+    const b = s.round.boxes[n];
+    if (!(b && player && b.bets[player])) return; // not bet yet: the choice goes with the bet
+    try {
+      await api("PUT", `/api/tables/${table.id}/matching`, { box: n, match: on });
+    } catch (error) {
+      s.match[n] = before;
+      ctx.toast(error.message);
+      update();
+    }
   }
 
   async function act(action) {
@@ -576,6 +739,16 @@ export function mountBlackjack(main, table, ctx) {
       placeBet(Number(bet.dataset.box));
       return;
     }
+    const sitButton = event.target.closest("button.sit");
+    if (sitButton) {
+      sit(Number(sitButton.dataset.box));
+      return;
+    }
+    const leaveButton = event.target.closest("button.leave");
+    if (leaveButton) {
+      leave(Number(leaveButton.dataset.box));
+      return;
+    }
     if (event.target.closest("#act-no-insurance")) {
       declineInsurance();
       return;
@@ -625,6 +798,10 @@ export function mountBlackjack(main, table, ctx) {
   }
 
   root.addEventListener("click", onClick);
+  root.addEventListener("change", (event) => {
+    const box = event.target.closest(".match input[type='checkbox']");
+    if (box) setMatch(Number(box.dataset.box), box.checked);
+  });
   document.addEventListener("keydown", onKey);
   const watcher = watchTable(
     table.id,

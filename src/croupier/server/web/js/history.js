@@ -26,12 +26,30 @@ export function mountHistory(main, ctx) {
   const checks = {};
   let alive = true;
 
+  /** The round's cards in dealing order. A card dealt face down is filled in where the round later
+   *  showed it: a Macau box's first two cards by its box_shown (Art. 3.1a), a squeezed baccarat card by
+   *  its card_turned (Art. 16); the dealer's hole card is its own line when turned. */
   function cardsOf(round) {
     const lines = [];
+    const byIndex = {};
+    const hidden = {}; // box -> the lines of its face-down cards, in order
     for (const e of round.events || []) {
-      if (e.type === "card" && e.side) lines.push([t("spot." + e.side), e.card]);
-      else if (e.type === "card") lines.push([e.box === 0 ? t("bj.dealer") : t("bj.box_hand", { box: e.box, hand: e.hand + 1 }), e.face_up ? e.card : null]);
-      else if (e.type === "hole_card") lines.push([t("bj.dealer_hole"), e.card]);
+      if (e.type === "card" && e.side) {
+        if (e.index !== undefined) byIndex[e.index] = lines.length;
+        lines.push([t("spot." + e.side), e.face_up ? e.card : null]);
+      } else if (e.type === "card") {
+        if (!e.face_up && e.box > 0) (hidden[e.box] = hidden[e.box] || []).push(lines.length);
+        lines.push([e.box === 0 ? t("bj.dealer") : t("bj.box_hand", { box: e.box, hand: e.hand + 1 }), e.face_up ? e.card : null]);
+      } else if (e.type === "hole_card") lines.push([t("bj.dealer_hole"), e.card]);
+      else if (e.type === "card_turned" && byIndex[e.index] !== undefined) lines[byIndex[e.index]][1] = e.card;
+      else if (e.type === "box_shown") {
+        // the box's first two cards: the first hand's first two, or after a split each hand's first
+        const hands = e.hands || [];
+        const first = hands.length > 1 ? hands.map((h) => h.cards[0]) : (hands[0] || { cards: [] }).cards;
+        (hidden[e.box] || []).forEach((line, i) => {
+          if (first[i]) lines[line][1] = first[i];
+        });
+      }
     }
     return lines;
   }
