@@ -101,8 +101,10 @@ def base_url(chromium_path: str, tmp_path_factory: pytest.TempPathFactory) -> It
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(chromium_path: str) -> Iterator[Any]:
+    """One browser per test file: Playwright's sync API runs an event loop in the test's thread while it
+    lives, and a file of server tests that the same worker runs later needs that thread's loop free."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
