@@ -16,11 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any
@@ -33,13 +30,13 @@ from croupier.blackjack.presets import blackjack_rules
 from croupier.errors import CroupierError
 from croupier.money import format_amount
 from croupier.rng import commitment
-from croupier.server import faults, ledger, liveshoe
-from croupier.server.auth import Identity
+from croupier.server import faults, ledger, liveshoe, seating, stakes
 from croupier.server.clock import Clock
+from croupier.server.commands import Command, Refused, request_digest
 from croupier.server.fair import new_seed
 from croupier.server.games import BaccaratRound, BlackjackRound, GameRound, Pending, driver_for, read_card
 from croupier.server.hub import Hub
-from croupier.server.models import BetRecord, GameTable, IdempotencyRecord, RoundRecord, Settlement, ShoeRecord
+from croupier.server.models import BetRecord, GameTable, IdempotencyRecord, RoundRecord, ShoeRecord
 from croupier.server.seats import BACCARAT_SEATS, Seats
 from croupier.shoe import Shoe
 
@@ -47,30 +44,6 @@ log = logging.getLogger("croupier.server")
 
 MAX_AMOUNT_DIGITS = 15
 """An amount with more integer digits than this is refused at once (a wallet holds at most 10^13)."""
-
-CUT_SECONDS = 10.0
-"""How long the first seated player has to cut a new shoe (supply its client seed, Art. 2.1)."""
-
-
-class Refused(CroupierError):
-    """A command the table refuses; ``status`` is the HTTP status to answer with."""
-
-    def __init__(self, message: str, status: int = 409) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-@dataclass
-class Command:
-    kind: str  # bet, act, card, void
-    identity: Identity
-    payload: dict[str, Any]
-    key: str | None = None
-    future: asyncio.Future[dict[str, Any]] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
-
-
-def request_digest(kind: str, payload: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps([kind, payload], sort_keys=True, default=str).encode()).hexdigest()
 
 
 def table_rules(row: GameTable) -> Any:
@@ -247,7 +220,7 @@ class TableActor:
         if live:
             shoe = Shoe.live(rules.decks)
         else:
-            cut = await self._await_cut()
+            cut = await seating.await_cut(self)
             if cut is not None:
                 client_seed = cut
             shoe = self.driver.build(seed, client_seed, nonce)
@@ -258,36 +231,6 @@ class TableActor:
                     .values(client_seed=client_seed, cut_card=shoe.cut_card)
                 )
         self.driver.load(shoe)
-
-    async def _await_cut(self) -> str | None:
-        """The cut: the first seated player (the lowest box) may supply the shoe's client seed within the
-        cut window, once the commitment is out; None: nobody sits, or nobody cut (the house's default)."""
-        if not self.seats.taken:
-            return None
-        cutter = self.cutter = self.seats.names()[min(self.seats.taken)]
-        self.cut_seed = None
-        self.phase = "cut"
-        self._set_timer(min(CUT_SECONDS, self.row.betting_seconds))
-        await self._publish({"type": "cut", "player": cutter, "closes_at": self.deadline_at})
-        try:
-            await self._serve_until(lambda: self.cut_seed is not None)
-        finally:
-            self.cutter = None
-        if self.cut_seed is not None:
-            await self._publish({"type": "cut_made", "player": cutter, "client_seed": self.cut_seed})
-        return self.cut_seed
-
-    async def _cut(self, command: Command) -> dict[str, Any]:
-        who = command.identity
-        if self.phase != "cut" or self.cutter is None:
-            raise Refused("there is no cut now: a player cuts once a new shoe's commitment is out (Art. 2.1; §5)")
-        if who.name != self.cutter:
-            raise Refused(f"the first seated player cuts (Art. 2.1): {self.cutter}, not {who.name}", 403)
-        seed = command.payload.get("client_seed")
-        if not isinstance(seed, str) or not 1 <= len(seed) <= 64 or not seed.isprintable():
-            raise Refused("cut: the client seed is 1-64 printable characters", 422)
-        self.cut_seed = seed
-        return {"cut": True, "client_seed": seed, "commitment": self.commitment}
 
     async def _end_shoe(self) -> None:
         if self.shoe_id is None:
@@ -480,14 +423,8 @@ class TableActor:
                 answer = await self._void(command)
             elif command.kind == "misdeal":
                 answer = await self._misdeal(command)
-            elif command.kind == "cut":
-                answer = await self._cut(command)
-            elif command.kind == "sit":
-                answer = await self._sit(command)
-            elif command.kind == "leave":
-                answer = await self._leave(command)
-            elif command.kind == "matching":
-                answer = await self._set_matching(command)
+            elif command.kind in seating.COMMANDS:
+                answer = await seating.COMMANDS[command.kind](self, command)
             elif command.kind in liveshoe.COMMANDS:
                 answer = await liveshoe.COMMANDS[command.kind](self, command)
             else:
@@ -582,14 +519,14 @@ class TableActor:
         match = command.payload.get("match", True)
         if not isinstance(match, bool):
             raise Refused("bet: match is true or false (Art. 13: whether to match the decider's double or split)", 422)
-        self._verify_spot(who, command.payload.get("seat"))
-        sits_at = self._seat_for_bet(who, spot)
+        seating.verify_spot(self, who, command.payload.get("seat"))
+        sits_at = seating.seat_for_bet(self, who, spot)
         if sits_at is not None:  # a player who sits nowhere takes the empty box they bet on (Art. 2.3)
             self.seats.sit(who.id, who.name, sits_at)
             self.round.set_seated(self.seats.names())
         try:
             self.round.verify_bet(who.name, spot, amount)
-            answer = await self._take_bet(command, spot, cents)
+            answer = await stakes.take_bet(self, command, spot, cents)
         except BaseException:
             if sits_at is not None:
                 self.seats.leave(who.name, sits_at)
@@ -603,93 +540,6 @@ class TableActor:
         with faults.after_commit("bet"):
             self.round.bet(who.name, spot, amount)
         await self._publish_engine_events()
-        return answer
-
-    def _verify_spot(self, who: Identity, seat: object) -> None:
-        """Baccarat, Art. 15: a bet placed at a seat's spot is that seat's player's; standing players may not
-        bet on a seated player's spot. A bet that names no seat is at the bettor's own seat, or standing."""
-        if seat is None:
-            return
-        if self.game != "baccarat":
-            raise Refused("bet: a blackjack bet names its box as its spot, not a seat", 422)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= self.seats.count:
-            raise Refused(f"bet: seat is a number 1-{self.seats.count}", 422)
-        holder = self.seats.taken.get(seat)
-        if holder is not None and holder.player != who.name:
-            raise Refused(
-                f"standing players may not bet on a seated player's spot (Art. 15): seat {seat} is {holder.player}'s"
-            )
-        if holder is None:
-            raise Refused(f"seat {seat} is empty: sit there first to bet at its spot (Art. 15)")
-
-    def _seat_for_bet(self, who: Identity, spot: str) -> int | None:
-        """The empty box a blackjack bet seats its player at, or None. Refuses a seated player's bet on an
-        empty box: a seated player bets on other boxes only behind their occupants (Art. 2.3)."""
-        if self.game != "blackjack" or not spot.isascii() or not spot.isdigit():
-            return None
-        box = int(spot)
-        if box in self.seats.taken or not 1 <= box <= self.seats.count:
-            return None
-        mine = self.seats.of(who.name)
-        if mine is not None:
-            raise Refused(
-                f"box {box} is empty: a seated player bets on another box only behind its occupant (Art. 2.3); "
-                f"{who.name} sits at box {mine}"
-            )
-        return box
-
-    async def _take_bet(self, command: Command, spot: str, cents: int) -> dict[str, Any]:
-        """The bet's money and record, in one transaction; the answer the player gets."""
-        who = command.identity
-        assert self.round is not None
-        async with self.sessions() as session, session.begin():
-            if self.round_id is None:
-                record = RoundRecord(
-                    table_id=self.table_id,
-                    shoe_id=self.shoe_id,
-                    number=self.round_number + 1,
-                    status="betting",
-                    started_at=self.clock.now(),
-                    log=[],
-                )
-                session.add(record)
-                await session.flush()
-                round_id = record.id
-            else:
-                round_id = self.round_id
-            wallet = await ledger.player_wallet(session, who.id)
-            in_play = await ledger.system_wallet(session, "in_play")
-            transaction, after = await ledger.post(
-                session,
-                "bet",
-                [(wallet, -cents), (in_play, cents)],
-                round_id=round_id,
-                memo=f"bet on {spot}",
-                who=who.name,
-            )
-            session.add(
-                BetRecord(
-                    round_id=round_id,
-                    account_id=who.id,
-                    kind="bet",
-                    spot=spot,
-                    amount=cents,
-                    balance_after=after[wallet],
-                    transaction_id=transaction.id,
-                    created_at=self.clock.now(),
-                )
-            )
-            answer = {
-                "accepted": True,
-                "round": round_id,
-                "spot": spot,
-                "amount": ledger.money_text(cents),
-                "balance": ledger.money_text(after[wallet]),
-            }
-            await self._remember(session, command, answer)
-        self.round_id = round_id
-        self.balance_before.setdefault(who.id, after[wallet] + cents)
-        await self._tell_balance(who.id, after[wallet])
         return answer
 
     async def _act(self, command: Command) -> dict[str, Any]:
@@ -714,14 +564,14 @@ class TableActor:
             money = {player: ledger.to_minor(amount, f"{kind} for {player}") for player, amount in required.items()}
             if money and command.key is None:
                 raise Refused(f"{kind} puts money on the table: it needs an Idempotency-Key header", 400)
-            short = await self._cannot_cover(money, who.name) if kind in ("double", "split") else set()
+            short = await stakes.cannot_cover(self, money, who.name) if kind in ("double", "split") else set()
             if short:
                 declined |= short
                 continue
             try:
-                answer, balances = await self._take_stakes(command, money, declined)
+                answer, balances = await stakes.take_stakes(self, command, money, declined)
             except ledger.InsufficientFunds:
-                short = await self._cannot_cover(money, who.name)
+                short = await stakes.cannot_cover(self, money, who.name)
                 if not short:
                     raise  # the decider's own money: the decision is refused
                 declined |= short
@@ -743,106 +593,6 @@ class TableActor:
         for account_id, cents in balances.items():
             await self._tell_balance(account_id, cents)
         return answer
-
-    async def _cannot_cover(self, money: dict[str, int], decider: str) -> set[str]:
-        """The bettors other than ``decider`` whose balance is below their matching stake (Art. 13)."""
-        short: set[str] = set()
-        async with self.readers() as session:
-            for player, cents in money.items():
-                account_id = self.accounts.get(player)
-                if player != decider and account_id is not None and await ledger.balance(session, account_id) < cents:
-                    short.add(player)
-        return short
-
-    async def _take_stakes(
-        self, command: Command, money: dict[str, int], declined: frozenset[str]
-    ) -> tuple[dict[str, Any], dict[int, int]]:
-        """A decision's added stakes, each bettor's, in one transaction with its idempotency record."""
-        action = command.payload
-        answer: dict[str, Any] = {"accepted": True, "action": action.get("type")}
-        if declined and action.get("type") in ("double", "split"):
-            answer["declined_by"] = sorted(declined)
-        balances: dict[int, int] = {}
-        if not money:
-            return answer, balances
-        async with self.sessions() as session, session.begin():
-            in_play = await ledger.system_wallet(session, "in_play")
-            for player, cents in sorted(money.items()):
-                account_id = self.accounts.get(player)
-                if account_id is None:
-                    raise Refused(f"{player} is not at this table")
-                wallet = await ledger.player_wallet(session, account_id)
-                transaction, after = await ledger.post(
-                    session,
-                    "stake",
-                    [(wallet, -cents), (in_play, cents)],
-                    round_id=self.round_id,
-                    memo=f"{action.get('type')} on box {action.get('box')}",
-                    who=player,
-                )
-                balances[account_id] = after[wallet]
-                session.add(
-                    BetRecord(
-                        round_id=self.round_id,
-                        account_id=account_id,
-                        kind=str(action.get("type")),
-                        spot=str(action.get("box")),
-                        amount=cents,
-                        balance_after=after[wallet],
-                        transaction_id=transaction.id,
-                        created_at=self.clock.now(),
-                    )
-                )
-            answer["staked"] = {p: ledger.money_text(c) for p, c in money.items()}
-            await self._remember(session, command, answer)
-        return answer, balances
-
-    async def _sit(self, command: Command) -> dict[str, Any]:
-        """A player takes a seat (a box; baccarat: a position at the layout), between rounds or while
-        betting is open: the round in play keeps the seats it was dealt with (Art. 2.3, 13, 16)."""
-        who = command.identity
-        if who.role != "player":
-            raise Refused("only players sit at a table", 403)
-        box = _seat_number(command.payload.get("box"))
-        if self.seats.sit(who.id, who.name, box):
-            if self.round is not None and self.phase == "betting":
-                self.round.set_seated(self.seats.names())
-            await self._publish({"type": "seated", "box": box, "player": who.name})
-        return {"seated": box, "seats": self.seats.document()}
-
-    async def _leave(self, command: Command) -> dict[str, Any]:
-        """A player leaves their seat once nothing of theirs is on this round (Art. 2.3: the occupant
-        handles the box's cards for the whole round)."""
-        who = command.identity
-        box = _seat_number(command.payload.get("box"))
-        holder = self.seats.taken.get(box)
-        if holder is None or holder.player != who.name:
-            raise Refused(f"{who.name} does not sit at {box}", 409)
-        if self.round is not None and who.name in self.round.staked():
-            raise Refused(
-                f"{who.name} has a bet in this round: the occupant handles the box until it settles (Art. 2.3); "
-                "leave after the round"
-            )
-        self.seats.leave(who.name, box)
-        if self.round is not None and self.phase == "betting":
-            self.round.set_seated(self.seats.names())
-        await self._publish({"type": "left", "box": box, "player": who.name})
-        return {"left": box, "seats": self.seats.document()}
-
-    async def _set_matching(self, command: Command) -> dict[str, Any]:
-        """A bettor's standing choice to match (or not) the decider's double or split on a shared box
-        (Art. 13), changeable until the decision."""
-        who = command.identity
-        if self.game != "blackjack":
-            raise Refused("matching is for a shared blackjack box (Art. 13)", 409)
-        box = _seat_number(command.payload.get("box"))
-        match = command.payload.get("match")
-        if not isinstance(match, bool):
-            raise Refused("matching: match is true or false", 422)
-        if self.round is None or (who.name, box) not in self.matching:
-            raise Refused(f"{who.name} has no bet on box {box} this round", 409)
-        self.matching[(who.name, box)] = match
-        return {"box": box, "match": match}
 
     def _close(self) -> dict[str, Any]:
         """A supervisor closed the table (the route checked the role and marked it closing): no new bets;
@@ -918,7 +668,7 @@ class TableActor:
                 balances = await self._refund(session, record, "the round was void (Art. 2.1); every bet is returned")
                 record.spec = {"voided_after_cards": len(record.cards)}
             else:
-                balances = await self._settle(session, record, round_)
+                balances = await stakes.settle(self, session, record, round_)
                 if isinstance(round_, BlackjackRound) and round_.face_up_voided():
                     record.result = {**(record.result or {}), "voided_cards": round_.face_up_voided()}
                 if self.misdeals and isinstance(round_, BaccaratRound):  # Art. 10: the coup voided once
@@ -932,7 +682,7 @@ class TableActor:
             record.log = self.log
             carried = {} if round_.voided else round_.carried_out()
             if carried:
-                await self._carry(session, record, carried)
+                await stakes.carry(self, session, record, carried)
         self.rounds_played += 1
         self.fault_streak = 0
         if not round_.voided:
@@ -946,91 +696,6 @@ class TableActor:
             await self._end_shoe()
         self.phase = "idle"
         self.round = None
-
-    async def _carry(self, session: AsyncSession, record: RoundRecord, carried: dict[str, Decimal]) -> None:
-        """Ties under ``tie_bets=increase_only`` (Art. 18): the tied bets stay on their spots for the next
-        coup. The settlement just paid them back; in the same transaction they are staked again on the next
-        coup's record, so money in play always belongs to an unfinished round (recovery returns it)."""
-        following = RoundRecord(
-            table_id=self.table_id,
-            shoe_id=record.shoe_id,
-            number=record.number + 1,
-            status="betting",
-            started_at=self.clock.now(),
-            log=[],
-        )
-        session.add(following)
-        await session.flush()
-        in_play = await ledger.system_wallet(session, "in_play")
-        accounts: dict[str, int] = {}
-        before: dict[int, int] = {}
-        for player, amount in sorted(carried.items()):
-            account_id = self.accounts[player]
-            cents = ledger.to_minor(amount, f"{player}'s bet standing after the tie")
-            wallet = await ledger.player_wallet(session, account_id)
-            transaction, after = await ledger.post(
-                session,
-                "bet",
-                [(wallet, -cents), (in_play, cents)],
-                round_id=following.id,
-                memo="bet standing after a tie (Art. 18)",
-                who=player,
-            )
-            session.add(
-                BetRecord(
-                    round_id=following.id,
-                    account_id=account_id,
-                    kind="carried",
-                    spot="tie-standing",
-                    amount=cents,
-                    balance_after=after[wallet],
-                    transaction_id=transaction.id,
-                    created_at=self.clock.now(),
-                )
-            )
-            accounts[player] = account_id
-            before[account_id] = after[wallet] + cents
-        self.carry = (following.id, accounts, before)
-
-    async def _settle(self, session: AsyncSession, record: RoundRecord, round_: GameRound) -> dict[int, int]:
-        bets = (await session.scalars(select(BetRecord).where(BetRecord.round_id == record.id))).all()
-        staked_db: dict[int, int] = {}
-        for bet in bets:
-            staked_db[bet.account_id] = staked_db.get(bet.account_id, 0) + bet.amount
-        net = round_.net()
-        in_play = await ledger.system_wallet(session, "in_play")
-        house = await ledger.system_wallet(session, "house")
-        balances: dict[int, int] = {}
-        for player, account_id in sorted(self.accounts.items()):
-            staked = staked_db.get(account_id, 0)
-            gain = ledger.to_minor(net.get(player, Decimal(0)), f"{player}'s result")
-            returned = staked + gain
-            wallet = await ledger.player_wallet(session, account_id)
-            transaction, after = await ledger.post(
-                session,
-                "settle",
-                [(in_play, -staked), (wallet, returned), (house, -gain)],
-                round_id=record.id,
-                memo=f"round {record.id} settled",
-            )
-            balance_after = after.get(wallet, await ledger.balance(session, account_id))
-            balances[account_id] = balance_after
-            session.add(
-                Settlement(
-                    round_id=record.id,
-                    account_id=account_id,
-                    staked=staked,
-                    returned=returned,
-                    balance_before=self.balance_before.get(account_id, balance_after - gain),
-                    balance_after=balance_after,
-                    transaction_id=transaction.id,
-                )
-            )
-        record.status = "settled"
-        record.ended_at = self.clock.now()
-        record.spec = round_.spec()
-        record.result = round_.result()
-        return balances
 
     # --------------------------------------------------------------------------------------------
     # what a viewer sees
@@ -1079,12 +744,6 @@ def _decimal(raw: object, what: str) -> Decimal:
     if value.adjusted() > MAX_AMOUNT_DIGITS:  # far above any wallet: refused before any arithmetic on it
         raise Refused(f"{what}: {raw!r} is more than a wallet holds", 422)
     return value
-
-
-def _seat_number(raw: object) -> int:
-    if isinstance(raw, bool) or not isinstance(raw, int):
-        raise Refused("name the seat (box) by its number", 422)
-    return raw
 
 
 def _seconds(value: float) -> timedelta:

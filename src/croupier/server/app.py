@@ -30,9 +30,10 @@ from croupier import __version__
 from croupier.errors import CroupierError
 from croupier.money import parse_amount
 from croupier.server import history, ledger, tables_admin
-from croupier.server.actor import Command, Refused, TableActor, request_digest, table_rules
+from croupier.server.actor import TableActor, table_rules
 from croupier.server.auth import AuthError, Identity, create_account, identify, sign_in
 from croupier.server.clock import Clock, SystemClock
+from croupier.server.commands import Command, Refused, request_digest
 from croupier.server.db import is_sqlite, make_engine, migrate, normalise_url, sessions
 from croupier.server.hub import Hub, RemoteError
 from croupier.server.models import GameTable, IdempotencyRecord

@@ -181,7 +181,7 @@ def refuse_waiting(actor: TableActor) -> None:
 
 def unavailable(actor: TableActor) -> Exception:
     """The refusal a command gets while the table recovers from a fault (or has stopped)."""
-    from croupier.server.actor import Refused
+    from croupier.server.commands import Refused
 
     if actor.stopped_reason is not None:
         return Refused(f"table {actor.name} is stopped: {actor.stopped_reason}", 503)

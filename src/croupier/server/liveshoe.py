@@ -36,7 +36,8 @@ from croupier.server.models import ShoeRecord
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
-    from croupier.server.actor import Command, TableActor
+    from croupier.server.actor import TableActor
+    from croupier.server.commands import Command
 
 MISDEAL_BURNS = {"live-online": 3}
 """Cards burned before a deal is replayed after a game error, by preset (online §3.5: 3 with the
@@ -52,7 +53,7 @@ def misdeal_burn(rules: Any) -> int:
 
 
 def _refused(message: str, status: int = 409) -> Exception:
-    from croupier.server.actor import Refused
+    from croupier.server.commands import Refused
 
     return Refused(message, status)
 

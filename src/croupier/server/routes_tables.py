@@ -13,8 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import IntegrityError
 
 from croupier.server import tables_admin
-from croupier.server.actor import Command, Refused
 from croupier.server.auth import AuthError, Identity, identify
+from croupier.server.commands import Command, Refused
 
 if TYPE_CHECKING:
     from croupier.server.app import Service

@@ -27,8 +27,9 @@ from croupier.errors import CroupierError, RulesError
 from croupier.money import parse_amount
 from croupier.payouts import verify_table_money
 from croupier.server import ledger
-from croupier.server.actor import Refused, table_rules
+from croupier.server.actor import table_rules
 from croupier.server.auth import Identity
+from croupier.server.commands import Refused
 from croupier.server.models import Account, GameTable, TableChange
 
 if TYPE_CHECKING:

@@ -1,0 +1,217 @@
+"""The money a table actor moves: bets, the stakes a decision adds, settlement, and bets standing after a
+tie. Each movement is one database transaction with its records (and the request's idempotency
+record); the engine moves only after it is committed.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from croupier.server import ledger
+from croupier.server.commands import Command, Refused
+from croupier.server.models import BetRecord, RoundRecord, Settlement
+
+if TYPE_CHECKING:
+    from croupier.server.actor import TableActor
+    from croupier.server.game_round import GameRound
+
+
+async def take_bet(actor: TableActor, command: Command, spot: str, cents: int) -> dict[str, Any]:
+    """The bet's money and record, in one transaction; the answer the player gets."""
+    who = command.identity
+    assert actor.round is not None
+    async with actor.sessions() as session, session.begin():
+        if actor.round_id is None:
+            record = RoundRecord(
+                table_id=actor.table_id,
+                shoe_id=actor.shoe_id,
+                number=actor.round_number + 1,
+                status="betting",
+                started_at=actor.clock.now(),
+                log=[],
+            )
+            session.add(record)
+            await session.flush()
+            round_id = record.id
+        else:
+            round_id = actor.round_id
+        wallet = await ledger.player_wallet(session, who.id)
+        in_play = await ledger.system_wallet(session, "in_play")
+        transaction, after = await ledger.post(
+            session,
+            "bet",
+            [(wallet, -cents), (in_play, cents)],
+            round_id=round_id,
+            memo=f"bet on {spot}",
+            who=who.name,
+        )
+        session.add(
+            BetRecord(
+                round_id=round_id,
+                account_id=who.id,
+                kind="bet",
+                spot=spot,
+                amount=cents,
+                balance_after=after[wallet],
+                transaction_id=transaction.id,
+                created_at=actor.clock.now(),
+            )
+        )
+        answer = {
+            "accepted": True,
+            "round": round_id,
+            "spot": spot,
+            "amount": ledger.money_text(cents),
+            "balance": ledger.money_text(after[wallet]),
+        }
+        await actor._remember(session, command, answer)
+    actor.round_id = round_id
+    actor.balance_before.setdefault(who.id, after[wallet] + cents)
+    await actor._tell_balance(who.id, after[wallet])
+    return answer
+
+
+async def cannot_cover(actor: TableActor, money: dict[str, int], decider: str) -> set[str]:
+    """The bettors other than ``decider`` whose balance is below their matching stake (Art. 13)."""
+    short: set[str] = set()
+    async with actor.readers() as session:
+        for player, cents in money.items():
+            account_id = actor.accounts.get(player)
+            if player != decider and account_id is not None and await ledger.balance(session, account_id) < cents:
+                short.add(player)
+    return short
+
+
+async def take_stakes(
+    actor: TableActor, command: Command, money: dict[str, int], declined: frozenset[str]
+) -> tuple[dict[str, Any], dict[int, int]]:
+    """A decision's added stakes, each bettor's, in one transaction with its idempotency record."""
+    action = command.payload
+    answer: dict[str, Any] = {"accepted": True, "action": action.get("type")}
+    if declined and action.get("type") in ("double", "split"):
+        answer["declined_by"] = sorted(declined)
+    balances: dict[int, int] = {}
+    if not money:
+        return answer, balances
+    async with actor.sessions() as session, session.begin():
+        in_play = await ledger.system_wallet(session, "in_play")
+        for player, cents in sorted(money.items()):
+            account_id = actor.accounts.get(player)
+            if account_id is None:
+                raise Refused(f"{player} is not at this table")
+            wallet = await ledger.player_wallet(session, account_id)
+            transaction, after = await ledger.post(
+                session,
+                "stake",
+                [(wallet, -cents), (in_play, cents)],
+                round_id=actor.round_id,
+                memo=f"{action.get('type')} on box {action.get('box')}",
+                who=player,
+            )
+            balances[account_id] = after[wallet]
+            session.add(
+                BetRecord(
+                    round_id=actor.round_id,
+                    account_id=account_id,
+                    kind=str(action.get("type")),
+                    spot=str(action.get("box")),
+                    amount=cents,
+                    balance_after=after[wallet],
+                    transaction_id=transaction.id,
+                    created_at=actor.clock.now(),
+                )
+            )
+        answer["staked"] = {p: ledger.money_text(c) for p, c in money.items()}
+        await actor._remember(session, command, answer)
+    return answer, balances
+
+
+async def carry(actor: TableActor, session: AsyncSession, record: RoundRecord, carried: dict[str, Decimal]) -> None:
+    """Ties under ``tie_bets=increase_only`` (Art. 18): the tied bets stay on their spots for the next
+    coup. The settlement just paid them back; in the same transaction they are staked again on the next
+    coup's record, so money in play always belongs to an unfinished round (recovery returns it)."""
+    following = RoundRecord(
+        table_id=actor.table_id,
+        shoe_id=record.shoe_id,
+        number=record.number + 1,
+        status="betting",
+        started_at=actor.clock.now(),
+        log=[],
+    )
+    session.add(following)
+    await session.flush()
+    in_play = await ledger.system_wallet(session, "in_play")
+    accounts: dict[str, int] = {}
+    before: dict[int, int] = {}
+    for player, amount in sorted(carried.items()):
+        account_id = actor.accounts[player]
+        cents = ledger.to_minor(amount, f"{player}'s bet standing after the tie")
+        wallet = await ledger.player_wallet(session, account_id)
+        transaction, after = await ledger.post(
+            session,
+            "bet",
+            [(wallet, -cents), (in_play, cents)],
+            round_id=following.id,
+            memo="bet standing after a tie (Art. 18)",
+            who=player,
+        )
+        session.add(
+            BetRecord(
+                round_id=following.id,
+                account_id=account_id,
+                kind="carried",
+                spot="tie-standing",
+                amount=cents,
+                balance_after=after[wallet],
+                transaction_id=transaction.id,
+                created_at=actor.clock.now(),
+            )
+        )
+        accounts[player] = account_id
+        before[account_id] = after[wallet] + cents
+    actor.carry = (following.id, accounts, before)
+
+
+async def settle(actor: TableActor, session: AsyncSession, record: RoundRecord, round_: GameRound) -> dict[int, int]:
+    bets = (await session.scalars(select(BetRecord).where(BetRecord.round_id == record.id))).all()
+    staked_db: dict[int, int] = {}
+    for bet in bets:
+        staked_db[bet.account_id] = staked_db.get(bet.account_id, 0) + bet.amount
+    net = round_.net()
+    in_play = await ledger.system_wallet(session, "in_play")
+    house = await ledger.system_wallet(session, "house")
+    balances: dict[int, int] = {}
+    for player, account_id in sorted(actor.accounts.items()):
+        staked = staked_db.get(account_id, 0)
+        gain = ledger.to_minor(net.get(player, Decimal(0)), f"{player}'s result")
+        returned = staked + gain
+        wallet = await ledger.player_wallet(session, account_id)
+        transaction, after = await ledger.post(
+            session,
+            "settle",
+            [(in_play, -staked), (wallet, returned), (house, -gain)],
+            round_id=record.id,
+            memo=f"round {record.id} settled",
+        )
+        balance_after = after.get(wallet, await ledger.balance(session, account_id))
+        balances[account_id] = balance_after
+        session.add(
+            Settlement(
+                round_id=record.id,
+                account_id=account_id,
+                staked=staked,
+                returned=returned,
+                balance_before=actor.balance_before.get(account_id, balance_after - gain),
+                balance_after=balance_after,
+                transaction_id=transaction.id,
+            )
+        )
+    record.status = "settled"
+    record.ended_at = actor.clock.now()
+    record.spec = round_.spec()
+    record.result = round_.result()
+    return balances
