@@ -165,6 +165,9 @@ def create(
     dealer: Annotated[str | None, typer.Option(help="The dealer account of a live table.")] = None,
     squeeze: Annotated[bool | None, typer.Option("--squeeze/--no-squeeze", help="Baccarat's squeeze.")] = None,
     live_edges: Annotated[bool, typer.Option(help="Staff see the exact live house edges.")] = False,
+    insurance_to_chip: Annotated[
+        bool, typer.Option(help="Blackjack: insurance up to half the bet rounded up to the next chip (§2.5.1).")
+    ] = False,
     server: Server = DEFAULT_SERVER,
     user: User = None,
     password: Password = None,
@@ -186,6 +189,7 @@ def create(
         dealer=dealer,
         squeeze=squeeze,
         live_edges=live_edges,
+        insurance_to_chip=insurance_to_chip,
     )
     document = Client(server, user, password).call("POST", "/api/tables", body)
     if as_json:
@@ -210,6 +214,9 @@ def change(
     dealer: Annotated[str | None, typer.Option(help="The dealer account.")] = None,
     squeeze: Annotated[bool | None, typer.Option("--squeeze/--no-squeeze", help="Baccarat's squeeze.")] = None,
     live_edges: Annotated[bool | None, typer.Option("--live-edges/--no-live-edges", help="Live edges.")] = None,
+    insurance_to_chip: Annotated[
+        bool | None, typer.Option("--insurance-to-chip/--no-insurance-to-chip", help="Insurance to the next chip.")
+    ] = None,
     server: Server = DEFAULT_SERVER,
     user: User = None,
     password: Password = None,
@@ -239,6 +246,7 @@ def change(
         dealer=dealer,
         squeeze=squeeze,
         live_edges=live_edges,
+        insurance_to_chip=insurance_to_chip,
     )
     if not body:
         _fail("change: name at least one setting to change (see croupier tables change --help)")

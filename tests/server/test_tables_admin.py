@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from croupier.transcript import replay
 from tests.server.conftest import Server
 
@@ -252,3 +254,39 @@ def test_the_migration_keeps_the_rules_of_the_shoes_already_dealt(tmp_path: Any)
     rules, status = asyncio.run(run())
     assert json.loads(rules) == {"preset": "live-online", "overrides": {"decks": "6"}, "min_bet": 500, "max_bet": 50000}
     assert tuple(status) == ("open", 0)
+
+
+def test_online_2_5_1_a_table_may_round_insurance_up_to_its_chip(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Online §2.5.1: where the table's smallest chip cannot make exactly half the bet, the table may take
+    the next chip above. A bet of 5 with a 1.00 chip: insurance up to 3, not 2.50."""
+    from croupier.cards import DECK, Card
+    from croupier.server import games
+    from croupier.shoe import Shoe
+
+    top = [Card.parse(c) for c in ("2C", "3C", "4C", "5C", "6C", "7C", "9H", "AS", "7D", "5D")]
+    rest = list(DECK * 8)
+    for card in top:
+        rest.remove(card)
+    monkeypatch.setattr(games.BlackjackDriver, "build", lambda self, *args: Shoe.stacked(8, top + rest))
+    sam, ana = server.login("sam"), server.login("ana")
+    made = create(
+        server,
+        sam,
+        name="online-chip",
+        preset="live-online",
+        overrides={},
+        min_bet="5",
+        max_bet="500",
+        insurance_to_chip=True,
+    )
+    assert made["insurance_to_chip"] is True
+    table_id = made["id"]
+    assert server.bet(ana, table_id, "1", "5").status_code == 200
+    server.advance(10)
+    offers = [a for a in server.view(table_id, ana)["your_actions"] if a["type"] == "insurance"]
+    assert offers and offers[0]["max_amount"] == "3"
+    taken = server.act(ana, table_id, {"type": "insurance", "box": 1, "amount": "3"})
+    assert taken.status_code == 200, taken.text
+    server.play_out(table_id, {"ana": ana})

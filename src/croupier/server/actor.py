@@ -34,7 +34,15 @@ from croupier.server import faults, ledger, liveshoe, seating, stakes
 from croupier.server.clock import Clock
 from croupier.server.commands import Command, Refused, request_digest
 from croupier.server.fair import new_seed
-from croupier.server.games import BaccaratRound, BlackjackRound, GameRound, Pending, driver_for, read_card
+from croupier.server.games import (
+    BaccaratRound,
+    BlackjackDriver,
+    BlackjackRound,
+    GameRound,
+    Pending,
+    driver_for,
+    read_card,
+)
 from croupier.server.hub import Hub
 from croupier.server.models import BetRecord, GameTable, IdempotencyRecord, RoundRecord, ShoeRecord
 from croupier.server.seats import BACCARAT_SEATS, Seats
@@ -296,6 +304,8 @@ class TableActor:
         if self.shoe_id is None or self.driver.needs_shoe():
             await self._end_shoe()
             await self._new_shoe()
+        if isinstance(self.driver, BlackjackDriver):  # online §2.5.1, where the table says so
+            self.driver.insurance_chip = ledger.from_minor(self.row.chip) if self.row.insurance_to_chip else None
         self.round = self.driver.next_round()
         self.round.set_seated(self.seats.names())
         self.matching = {}

@@ -466,6 +466,8 @@ class BlackjackDriver:
         self.rules = rules
         self.decks = rules.decks
         self.table: Table | None = None
+        self.insurance_chip: Decimal | None = None
+        """The table's chip where insurance may be half the bet rounded up to it (online §2.5.1)."""
 
     def load(self, shoe: Shoe) -> None:
         if self.table is None:
@@ -478,7 +480,7 @@ class BlackjackDriver:
 
     def next_round(self) -> BlackjackRound:
         assert self.table is not None
-        return BlackjackRound(self.table, self.table.new_round())
+        return BlackjackRound(self.table, self.table.new_round(insurance_chip=self.insurance_chip))
 
     def build(self, seed: bytes, client_seed: str, nonce: int) -> Shoe:
         from croupier.server.fair import build_shoe

@@ -126,6 +126,8 @@ class GameTable(Base):
     status: Mapped[str] = mapped_column(String(8), default="open", server_default="open")  # open, closing, closed
     squeeze_seconds: Mapped[float | None] = mapped_column()  # a baccarat squeeze's time (Art. 16)
     live_edges: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # staff see the live edges
+    # online §2.5.1: insurance up to half the bet rounded up to the next chip
+    insurance_to_chip: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class TableChange(Base):

@@ -44,6 +44,10 @@ class TableSettings(BaseModel):
     dealer: str | None = Field(default=None, max_length=64, description="A dealer account's name")
     squeeze: bool | None = Field(default=None, description="Baccarat's squeeze rule (Art. 16), as an override")
     live_edges: bool | None = Field(default=None, description="Staff see each bet's exact live house edge")
+    insurance_to_chip: bool | None = Field(
+        default=None,
+        description="Blackjack: insurance may be half the bet rounded up to the next chip (online §2.5.1)",
+    )
 
 
 class NewTable(TableSettings):
@@ -56,6 +60,7 @@ class NewTable(TableSettings):
     decision_seconds: Seconds = 20.0
     mode: str = "rng"
     live_edges: bool = False
+    insurance_to_chip: bool = False
 
 
 class TableChangeBody(TableSettings):

@@ -51,6 +51,7 @@ SETTINGS = (
     "mode",
     "dealer",
     "live_edges",
+    "insurance_to_chip",
 )
 """What a change may set (a table's name and game are fixed when it is opened)."""
 
@@ -96,6 +97,7 @@ def settings_document(row: GameTable, dealer: str | None) -> dict[str, Any]:
         "mode": row.mode,
         "dealer": dealer,
         "live_edges": bool(row.live_edges),
+        "insurance_to_chip": bool(row.insurance_to_chip),
     }
 
 
@@ -203,6 +205,7 @@ async def check_settings(session: AsyncSession, document: dict[str, Any]) -> Che
         "max_bet": f"{max_bet:.2f}",
         "chip": f"{chip:.2f}",
         "live_edges": bool(document.get("live_edges", False)),
+        "insurance_to_chip": bool(document.get("insurance_to_chip", False)),
     }
     return Checked(clean, probe.min_bet, probe.max_bet, ledger.to_minor(chip), dealer_id, rules)
 
@@ -260,6 +263,7 @@ def _store(row: GameTable, checked: Checked) -> None:
     row.mode = document["mode"]
     row.dealer_id = checked.dealer_id
     row.live_edges = bool(document["live_edges"])
+    row.insurance_to_chip = bool(document.get("insurance_to_chip", False))
 
 
 async def create_table(session: AsyncSession, identity: Identity, body: dict[str, Any], now: datetime) -> GameTable:

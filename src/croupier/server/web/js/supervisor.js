@@ -34,7 +34,7 @@ export function mountSupervisor(main, ctx) {
 
   function formHtml() {
     const e = s.editing;
-    const v = e || { game: "blackjack", preset: "macau-1983", overrides: {}, min_bet: "", max_bet: "", chip: "1", betting_seconds: 15, decision_seconds: 20, squeeze_seconds: null, mode: "rng", dealer: null, live_edges: false };
+    const v = e || { game: "blackjack", preset: "macau-1983", overrides: {}, min_bet: "", max_bet: "", chip: "1", betting_seconds: 15, decision_seconds: 20, squeeze_seconds: null, mode: "rng", dealer: null, live_edges: false, insurance_to_chip: false };
     const presets = PRESETS[v.game] || [];
     const squeeze = (v.overrides || {}).squeeze === "true";
     return `<form id="table-form" class="admin-form" novalidate data-mode="${e ? "change" : "create"}">
@@ -55,6 +55,7 @@ export function mountSupervisor(main, ctx) {
         <div class="field checks">
           <label><input type="checkbox" id="f-squeeze" name="squeeze" ${squeeze ? "checked" : ""} ${v.game === "baccarat" ? "" : "disabled"}> ${esc(t("sup.squeeze"))}</label>
           <label><input type="checkbox" id="f-live-edges" name="live_edges" ${v.live_edges ? "checked" : ""}> ${esc(t("sup.live_edges"))}</label>
+          <label><input type="checkbox" id="f-insurance-to-chip" name="insurance_to_chip" ${v.insurance_to_chip ? "checked" : ""}> ${esc(t("sup.insurance_to_chip"))}</label>
         </div>
         ${field("f-overrides", t("sup.overrides"), `<textarea id="f-overrides" name="overrides" rows="3" spellcheck="false" aria-describedby="f-overrides-hint">${esc(overridesText(Object.fromEntries(Object.entries(v.overrides || {}).filter(([k]) => k !== "squeeze"))))}</textarea>`, t("sup.overrides_hint"))}
       </div>
@@ -135,6 +136,7 @@ export function mountSupervisor(main, ctx) {
       betting_seconds: Number(el.betting_seconds.value),
       decision_seconds: Number(el.decision_seconds.value),
       live_edges: el.live_edges.checked,
+      insurance_to_chip: el.insurance_to_chip.checked,
       overrides: readOverrides(el.overrides.value, t),
       dealer: el.dealer.value.trim() || null,
       squeeze_seconds: el.squeeze_seconds.value ? Number(el.squeeze_seconds.value) : null,
