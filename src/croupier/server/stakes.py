@@ -20,58 +20,87 @@ if TYPE_CHECKING:
     from croupier.server.game_round import GameRound
 
 
+async def _stake(
+    actor: TableActor,
+    session: AsyncSession,
+    round_id: int,
+    account_id: int,
+    player: str,
+    cents: int,
+    *,
+    ledger_kind: str,
+    kind: str,
+    spot: str,
+    memo: str,
+) -> int:
+    """Move ``cents`` from the player's wallet onto the table for ``round_id``, with its bet record; the
+    wallet's balance after it."""
+    wallet = await ledger.player_wallet(session, account_id)
+    in_play = await ledger.system_wallet(session, "in_play")
+    transaction, after = await ledger.post(
+        session, ledger_kind, [(wallet, -cents), (in_play, cents)], round_id=round_id, memo=memo, who=player
+    )
+    session.add(
+        BetRecord(
+            round_id=round_id,
+            account_id=account_id,
+            kind=kind,
+            spot=spot,
+            amount=cents,
+            balance_after=after[wallet],
+            transaction_id=transaction.id,
+            created_at=actor.clock.now(),
+        )
+    )
+    return after[wallet]
+
+
+def _next_record(actor: TableActor, shoe_id: int | None, number: int) -> RoundRecord:
+    return RoundRecord(
+        table_id=actor.table_id,
+        shoe_id=shoe_id,
+        number=number,
+        status="betting",
+        started_at=actor.clock.now(),
+        log=[],
+    )
+
+
 async def take_bet(actor: TableActor, command: Command, spot: str, cents: int) -> dict[str, Any]:
     """The bet's money and record, in one transaction; the answer the player gets."""
     who = command.identity
     assert actor.round is not None
     async with actor.sessions() as session, session.begin():
         if actor.round_id is None:
-            record = RoundRecord(
-                table_id=actor.table_id,
-                shoe_id=actor.shoe_id,
-                number=actor.round_number + 1,
-                status="betting",
-                started_at=actor.clock.now(),
-                log=[],
-            )
+            record = _next_record(actor, actor.shoe_id, actor.round_number + 1)
             session.add(record)
             await session.flush()
             round_id = record.id
         else:
             round_id = actor.round_id
-        wallet = await ledger.player_wallet(session, who.id)
-        in_play = await ledger.system_wallet(session, "in_play")
-        transaction, after = await ledger.post(
+        balance = await _stake(
+            actor,
             session,
-            "bet",
-            [(wallet, -cents), (in_play, cents)],
-            round_id=round_id,
+            round_id,
+            who.id,
+            who.name,
+            cents,
+            ledger_kind="bet",
+            kind="bet",
+            spot=spot,
             memo=f"bet on {spot}",
-            who=who.name,
-        )
-        session.add(
-            BetRecord(
-                round_id=round_id,
-                account_id=who.id,
-                kind="bet",
-                spot=spot,
-                amount=cents,
-                balance_after=after[wallet],
-                transaction_id=transaction.id,
-                created_at=actor.clock.now(),
-            )
         )
         answer = {
             "accepted": True,
             "round": round_id,
             "spot": spot,
             "amount": ledger.money_text(cents),
-            "balance": ledger.money_text(after[wallet]),
+            "balance": ledger.money_text(balance),
         }
         await actor._remember(session, command, answer)
     actor.round_id = round_id
-    actor.balance_before.setdefault(who.id, after[wallet] + cents)
-    await actor._tell_balance(who.id, after[wallet])
+    actor.balance_before.setdefault(who.id, balance + cents)
+    await actor._tell_balance(who.id, balance)
     return answer
 
 
@@ -97,33 +126,23 @@ async def take_stakes(
     balances: dict[int, int] = {}
     if not money:
         return answer, balances
+    assert actor.round_id is not None
     async with actor.sessions() as session, session.begin():
-        in_play = await ledger.system_wallet(session, "in_play")
         for player, cents in sorted(money.items()):
             account_id = actor.accounts.get(player)
             if account_id is None:
                 raise Refused(f"{player} is not at this table")
-            wallet = await ledger.player_wallet(session, account_id)
-            transaction, after = await ledger.post(
+            balances[account_id] = await _stake(
+                actor,
                 session,
-                "stake",
-                [(wallet, -cents), (in_play, cents)],
-                round_id=actor.round_id,
+                actor.round_id,
+                account_id,
+                player,
+                cents,
+                ledger_kind="stake",
+                kind=str(action.get("type")),
+                spot=str(action.get("box")),
                 memo=f"{action.get('type')} on box {action.get('box')}",
-                who=player,
-            )
-            balances[account_id] = after[wallet]
-            session.add(
-                BetRecord(
-                    round_id=actor.round_id,
-                    account_id=account_id,
-                    kind=str(action.get("type")),
-                    spot=str(action.get("box")),
-                    amount=cents,
-                    balance_after=after[wallet],
-                    transaction_id=transaction.id,
-                    created_at=actor.clock.now(),
-                )
             )
         answer["staked"] = {p: ledger.money_text(c) for p, c in money.items()}
         await actor._remember(session, command, answer)
@@ -134,45 +153,28 @@ async def carry(actor: TableActor, session: AsyncSession, record: RoundRecord, c
     """Ties under ``tie_bets=increase_only`` (Art. 18): the tied bets stay on their spots for the next
     coup. The settlement just paid them back; in the same transaction they are staked again on the next
     coup's record, so money in play always belongs to an unfinished round (recovery returns it)."""
-    following = RoundRecord(
-        table_id=actor.table_id,
-        shoe_id=record.shoe_id,
-        number=record.number + 1,
-        status="betting",
-        started_at=actor.clock.now(),
-        log=[],
-    )
+    following = _next_record(actor, record.shoe_id, record.number + 1)
     session.add(following)
     await session.flush()
-    in_play = await ledger.system_wallet(session, "in_play")
     accounts: dict[str, int] = {}
     before: dict[int, int] = {}
     for player, amount in sorted(carried.items()):
         account_id = actor.accounts[player]
         cents = ledger.to_minor(amount, f"{player}'s bet standing after the tie")
-        wallet = await ledger.player_wallet(session, account_id)
-        transaction, after = await ledger.post(
+        balance = await _stake(
+            actor,
             session,
-            "bet",
-            [(wallet, -cents), (in_play, cents)],
-            round_id=following.id,
+            following.id,
+            account_id,
+            player,
+            cents,
+            ledger_kind="bet",
+            kind="carried",
+            spot="tie-standing",
             memo="bet standing after a tie (Art. 18)",
-            who=player,
-        )
-        session.add(
-            BetRecord(
-                round_id=following.id,
-                account_id=account_id,
-                kind="carried",
-                spot="tie-standing",
-                amount=cents,
-                balance_after=after[wallet],
-                transaction_id=transaction.id,
-                created_at=actor.clock.now(),
-            )
         )
         accounts[player] = account_id
-        before[account_id] = after[wallet] + cents
+        before[account_id] = balance + cents
     actor.carry = (following.id, accounts, before)
 
 

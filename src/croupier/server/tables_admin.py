@@ -109,6 +109,7 @@ def lobby_fields(row: GameTable) -> dict[str, Any]:
         "decision_seconds": row.decision_seconds,
         "squeeze_seconds": row.squeeze_seconds,
         "live_edges": bool(row.live_edges),
+        "insurance_to_chip": bool(row.insurance_to_chip),
     }
 
 
