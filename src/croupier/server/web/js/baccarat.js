@@ -50,7 +50,7 @@ export function mountBaccarat(main, table, ctx) {
     stake: 0,
     shoe: null,
     commitment: null,
-    voided: false, // the coup on the felt was void (a supervisor, or a fault)
+    voided: false, // the coup on the felt ended void (a supervisor, or a fault): round_over's `voided`
     cut: null, // the cut window: {player, closesAt, initial}
     seed: null, // the shoe's client seed: {shoe, value, by}
     connected: false,
@@ -172,7 +172,7 @@ export function mountBaccarat(main, table, ctx) {
   function apply(e) {
     switch (e.type) {
       case "betting_open":
-        if ((s.result || s.cards.player.length) && !s.voided) s.last = { result: s.result, cards: s.cards, bets: s.bets };
+        if (s.result || s.cards.player.length) s.last = { result: s.result, cards: s.cards, bets: s.bets };
         s.voided = false;
         s.phase = "betting";
         s.closesAt = isoMs(e.closes_at);
@@ -260,14 +260,13 @@ export function mountBaccarat(main, table, ctx) {
         break;
       case "coup_voided":
       case "round_voided":
-        s.voided = true; // its bets are returned: it is not drawn as the last coup
         s.banner = B("bj.round_void", { reason: e.reason });
         break;
       case "cut_card":
         s.log.push(t("log.cut_card"));
         break;
       case "round_over":
-        if (e.voided) s.voided = true; // a void the shoe's state refused as a coup void still ends the round
+        if (e.voided) s.voided = true; // its bets are returned: a new shoe after it starts on a clear felt
         s.phase = "idle";
         refresh();
         break;

@@ -175,7 +175,7 @@ export function mountBlackjack(main, table, ctx) {
     switch (e.type) {
       case "betting_open": {
         const r = s.round;
-        if ((Object.keys(r.boxes).length || r.payments.length) && !r.voided) s.last = r;
+        if (Object.keys(r.boxes).length || r.payments.length) s.last = r;
         s.round = emptyRound(e.round);
         s.phase = "betting";
         s.closesAt = isoMs(e.closes_at);
@@ -327,7 +327,6 @@ export function mountBlackjack(main, table, ctx) {
         note(t("bj.round_over"));
         break;
       case "round_voided":
-        s.round.voided = true; // its bets are returned: it is not drawn as the last round
         s.banner = B("bj.round_void", { reason: e.reason });
         note(t("bj.round_void", { reason: e.reason }));
         break;
@@ -344,7 +343,10 @@ export function mountBlackjack(main, table, ctx) {
         s.pending = null;
         s.actions = [];
         s.closesAt = 0;
-        if (e.voided) s.banner = B("bj.round_void", { reason: "" });
+        if (e.voided) {
+          s.round.voided = true; // its bets are returned (a misdeal's round_voided is not: the redeal plays on)
+          s.banner = B("bj.round_void", { reason: "" });
+        }
         break;
       case "await":
         s.awaits += 1;
