@@ -8,7 +8,10 @@ together, the tables race for the shoe numbers the seeds are derived from).
 ``--test-tables`` adds, for the tests only, two tables after the demo's four: ``baccarat-squeeze``
 (table 5), the demo's baccarat with the squeeze allowed (Art. 16) and ``--squeeze-seconds`` to squeeze,
 and ``macau-seats`` (table 6), a second Macau 1983 table, so that the seat tests leave the card order of
-``macau-1`` to the tests that rely on it. The demo tables keep their defaults.
+``macau-1`` to the tests that rely on it; and two tables for the cut of a new shoe (Art. 2.1), whose
+window is the table's betting time up to 10 s: ``online-cut`` (table 7, the demo's online-1) and
+``baccarat-cut`` (table 8, baccarat-squeeze again), both with ``--cut-seconds`` to bet and so to cut.
+The demo tables keep their defaults.
 
     python tests/web/run_server.py --port 8765 --database sqlite:///tmp/t.db --betting-seconds 4
 """
@@ -31,10 +34,15 @@ from croupier.server.models import GameTable
 
 SQUEEZE_TABLE = "baccarat-squeeze"
 SEATS_TABLE = "macau-seats"
+CUT_TABLES = ("online-cut", "baccarat-cut")
 
 
 def build(
-    database: str, betting_seconds: float, decision_seconds: float, squeeze_seconds: float | None = None
+    database: str,
+    betting_seconds: float,
+    decision_seconds: float,
+    squeeze_seconds: float | None = None,
+    cut_seconds: float = 10.0,
 ) -> FastAPI:
     settings = Settings(
         database=normalise_url(database),
@@ -51,7 +59,7 @@ def build(
         async with inner(app_):
             service = app_.state.service
             if squeeze_seconds is not None:
-                await _add_test_tables(service, betting_seconds, squeeze_seconds)
+                await _add_test_tables(service, betting_seconds, squeeze_seconds, cut_seconds)
             async with service.session() as session:
                 rows = (await session.scalars(select(GameTable).order_by(GameTable.id))).all()
             for row in rows:
@@ -64,12 +72,20 @@ def build(
     return app
 
 
-async def _add_test_tables(service: Any, betting_seconds: float, squeeze_seconds: float) -> None:
+async def _add_test_tables(
+    service: Any, betting_seconds: float, squeeze_seconds: float, cut_seconds: float = 10.0
+) -> None:
     """The demo's baccarat table again with the squeeze on (its timer, the table's decision time, is the
-    time the holder has to turn the cards), and the demo's Macau 1983 table again."""
-    copies = ((SQUEEZE_TABLE, "baccarat-1", {"squeeze": "true"}, squeeze_seconds), (SEATS_TABLE, "macau-1", {}, None))
+    time the holder has to turn the cards), the demo's Macau 1983 table again, and the two cut tables."""
+    squeeze = {"squeeze": "true"}
+    copies = (
+        (SQUEEZE_TABLE, "baccarat-1", squeeze, squeeze_seconds, betting_seconds),
+        (SEATS_TABLE, "macau-1", {}, None, betting_seconds),
+        (CUT_TABLES[0], "online-1", {}, None, cut_seconds),
+        (CUT_TABLES[1], "baccarat-1", squeeze, squeeze_seconds, cut_seconds),
+    )
     async with service.session() as session, session.begin():
-        for name, model, overrides, decision_seconds in copies:
+        for name, model, overrides, decision_seconds, betting in copies:
             if await session.scalar(select(GameTable.id).where(GameTable.name == name)) is not None:
                 continue
             demo = await session.scalar(select(GameTable).where(GameTable.name == model))
@@ -83,7 +99,7 @@ async def _add_test_tables(service: Any, betting_seconds: float, squeeze_seconds
                     min_bet=demo.min_bet,
                     max_bet=demo.max_bet,
                     chip=demo.chip,
-                    betting_seconds=betting_seconds,
+                    betting_seconds=betting,
                     decision_seconds=decision_seconds or demo.decision_seconds,
                     mode="rng",
                 )
@@ -97,13 +113,13 @@ def main() -> None:
     parser.add_argument("--database", required=True)
     parser.add_argument("--betting-seconds", type=float, default=4.0)
     parser.add_argument("--decision-seconds", type=float, default=4.0)
-    parser.add_argument(
-        "--test-tables", action="store_true", help=f"add the test tables {SQUEEZE_TABLE} and {SEATS_TABLE}"
-    )
+    tables = ", ".join((SQUEEZE_TABLE, SEATS_TABLE, *CUT_TABLES))
+    parser.add_argument("--test-tables", action="store_true", help=f"add the test tables {tables}")
     parser.add_argument("--squeeze-seconds", type=float, default=8.0)
+    parser.add_argument("--cut-seconds", type=float, default=10.0, help="the cut tables' betting (and cut) time")
     args = parser.parse_args()
     squeeze = args.squeeze_seconds if args.test_tables else None
-    app = build(args.database, args.betting_seconds, args.decision_seconds, squeeze)
+    app = build(args.database, args.betting_seconds, args.decision_seconds, squeeze, args.cut_seconds)
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
 
 

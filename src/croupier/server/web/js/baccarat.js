@@ -5,12 +5,16 @@
 // action) or the time runs out. The holder gets the cards privately into their face-down slots; each
 // `card_turned` event replaces its card by `index` (the coup's dealing order). Nothing dealt after the
 // squeezed cards reaches the page before they are turned.
+//
+// The live house edges are surveillance: the server sends `round.house_edge` to staff only, at a table
+// set to show them (`live_edges`); the edges panel is drawn only when the field is there. The cut of
+// a new shoe (Art. 2.1) is drawn as at blackjack (common.js), its line kept in the log for the shoe.
 
 import { api, newKey, watchTable } from "./api.js";
 import { esc, money, signed, cents, centsText, bacTotal, isoMs, chipValues } from "./util.js";
 import { cardSvg } from "./svg.js";
 import { rulesFor } from "./rules.js";
-import { patch, chipTray, rulesPanel, isTyping } from "./common.js";
+import { patch, chipTray, rulesPanel, isTyping, cutHtml, sendCut, cutLine, seedHtml, shoeSeed, randomSeed } from "./common.js";
 
 const SPOT_KEYS = { player: "P", banker: "B", tie: "T", player_pair: "Q", banker_pair: "W", lucky_6: "L" };
 
@@ -40,11 +44,15 @@ export function mountBaccarat(main, table, ctx) {
     awaits: 0,
     seats: {},
     log: [],
+    shoeLog: [], // the shoe's lines (its cut), kept above each coup's
     banner: "",
     chip: chips[0],
     stake: 0,
     shoe: null,
     commitment: null,
+    voided: false, // the coup on the felt ended void (a supervisor, or a fault): round_over's `voided`
+    cut: null, // the cut window: {player, closesAt, initial}
+    seed: null, // the shoe's client seed: {shoe, value, by}
     connected: false,
   };
 
@@ -54,12 +62,13 @@ export function mountBaccarat(main, table, ctx) {
       <div class="coup" id="coup" aria-live="polite"></div>
       <div class="banner" id="banner" role="status" aria-live="assertive"></div>
       <div class="spots" id="spots"></div>
+
       <div class="bac-seats" id="seats" role="group"></div>
     </div>
     <div class="controls"><div class="prompt" id="prompt"></div><div class="tray" id="tray"></div></div>
     <div class="results" id="results" aria-live="polite"></div>
     <div class="roads" id="roads"></div>
-    <div class="side"><div id="rules-slot"></div>
+    <div class="side"><section class="edges" id="edges" hidden aria-labelledby="edges-title"></section><div id="rules-slot"></div>
       <details class="log" id="log-panel"><summary id="log-title"></summary><ol id="log"></ol></details></div>
   </section>`;
   const root = main.querySelector("#bac-table");
@@ -69,7 +78,7 @@ export function mountBaccarat(main, table, ctx) {
     s.closesAt = isoMs(snapshot.closes_at);
     s.shoe = snapshot.shoe ? snapshot.shoe.id : null;
     s.commitment = snapshot.shoe ? snapshot.shoe.commitment : null;
-    const r = snapshot.round;
+    const r = snapshot.phase === "cut" ? null : snapshot.round; // the cut: the last shoe's coup is over
     if (r) {
       s.coup = r.coup;
       s.spots = r.spots || s.spots;
@@ -79,7 +88,7 @@ export function mountBaccarat(main, table, ctx) {
       s.result = r.result || null;
       s.roads = r.roads || s.roads;
       s.squeeze = r.squeeze || null;
-      s.edges = r.house_edge || null;
+      s.edges = edgesOf(r);
     }
     s.seats = { ...(snapshot.seats || {}) };
     s.actions = snapshot.your_actions || [];
@@ -93,6 +102,31 @@ export function mountBaccarat(main, table, ctx) {
       for (let i = from; i < cards.length; i++) s.secret.add(`${action.side}.${i}`);
     }
     s.banner = s.phase === "betting" ? B("bac.place_bets") : "";
+    s.cut = null;
+    if (s.phase === "cut" && snapshot.cutter) openCut(snapshot.cutter, s.closesAt);
+    else loadSeed();
+  }
+
+  /** The live edges when the server sent them (staff at a live_edges table), else null: no panel. */
+  function edgesOf(round) {
+    const edges = round && round.house_edge;
+    return edges && typeof edges === "object" && Object.keys(edges).length ? edges : null;
+  }
+
+  function openCut(cutter, closesAt) {
+    s.cut = { player: cutter, closesAt, initial: randomSeed() };
+    s.banner = cutter === player ? B("cut.yours") : B("cut.by", { name: cutter });
+  }
+
+  /** The shoe's client seed, for a page that joined after the cut. */
+  async function loadSeed() {
+    const id = s.shoe;
+    if (!id || (s.seed && s.seed.shoe === id)) return;
+    const value = await shoeSeed(id);
+    if (value && s.shoe === id && !(s.seed && s.seed.shoe === id)) {
+      s.seed = { shoe: id, value, by: null };
+      update();
+    }
   }
 
   /** Where each of the coup's cards lies, by dealing order: player, banker, player, banker, then the
@@ -127,7 +161,7 @@ export function mountBaccarat(main, table, ctx) {
       if (snapshot.round) {
         s.roads = snapshot.round.roads || s.roads;
         s.squeeze = snapshot.round.squeeze || null;
-        s.edges = snapshot.round.house_edge || null;
+        s.edges = edgesOf(snapshot.round);
       }
       update();
     } catch {
@@ -139,6 +173,7 @@ export function mountBaccarat(main, table, ctx) {
     switch (e.type) {
       case "betting_open":
         if (s.result || s.cards.player.length) s.last = { result: s.result, cards: s.cards, bets: s.bets };
+        s.voided = false;
         s.phase = "betting";
         s.closesAt = isoMs(e.closes_at);
         s.bets = {};
@@ -150,6 +185,8 @@ export function mountBaccarat(main, table, ctx) {
         s.actions = [];
         s.log = [];
         s.banner = B("bac.place_bets");
+        s.cut = null;
+        loadSeed();
         refresh();
         break;
       case "bet":
@@ -222,18 +259,47 @@ export function mountBaccarat(main, table, ctx) {
         s.log.push(t("bac.winner." + e.winner));
         break;
       case "coup_voided":
+      case "round_voided":
         s.banner = B("bj.round_void", { reason: e.reason });
         break;
       case "cut_card":
         s.log.push(t("log.cut_card"));
         break;
       case "round_over":
+        if (e.voided) s.voided = true; // its bets are returned: a new shoe after it starts on a clear felt
         s.phase = "idle";
         refresh();
         break;
       case "new_shoe":
         s.shoe = e.shoe;
         s.commitment = e.commitment;
+        s.seed = null;
+        s.cut = null;
+        s.shoeLog = [t("log.new_shoe", { shoe: e.shoe })];
+        if (s.voided) {
+          // a void ended the shoe: a clear felt for the cut
+          s.voided = false;
+          s.bets = {};
+          s.cards = { player: [], banker: [] };
+          s.slots = {};
+          s.secret = new Set();
+          s.squeeze = null;
+          s.pending = null;
+          s.actions = [];
+        }
+        break;
+      case "cut":
+        s.phase = "cut";
+        s.closesAt = isoMs(e.closes_at);
+        s.pending = null;
+        openCut(e.player, s.closesAt);
+        s.shoeLog.push(t("cut.by", { name: e.player }));
+        break;
+      case "cut_made":
+        s.seed = { shoe: s.shoe, value: e.client_seed, by: e.player };
+        s.cut = null;
+        s.banner = "";
+        s.shoeLog.push(cutLine(t, e, s.shoe, s.commitment));
         break;
       case "balance":
         ctx.setBalance(e.balance);
@@ -304,15 +370,27 @@ export function mountBaccarat(main, table, ctx) {
       .map((spot) => {
         const bets = Object.entries(s.bets[spot] || {});
         const mine = player && (s.bets[spot] || {})[player];
-        const edge = s.edges && s.edges[spot] !== undefined ? `<p class="edge">${esc(t("bac.edge"))}: ${(Number(s.edges[spot]) * 100).toFixed(3)}%</p>` : "";
         const can = player && s.phase === "betting" && !mine;
         return `<div class="spot ${spot}${mine ? " mine" : ""}" data-spot="${spot}">
-          <h3>${esc(t("spot." + spot))}</h3>${edge}
+          <h3>${esc(t("spot." + spot))}</h3>
           <ul class="bets">${bets.map(([who, a]) => `<li data-player="${esc(who)}">${esc(who)}: ${esc(money(a))}</li>`).join("")}</ul>
           ${can ? `<button type="button" class="bet-spot" id="bet-${spot}" data-spot="${spot}" aria-keyshortcuts="${SPOT_KEYS[spot]}">${esc(t("bac.bet_on"))} <kbd>${SPOT_KEYS[spot]}</kbd></button>` : ""}
         </div>`;
       })
       .join("");
+  }
+
+  function percent(edge) {
+    return `${(Number(edge) * 100).toFixed(3)}%`;
+  }
+
+  /** Surveillance (staff only): every offered bet's exact edge for the cards not yet seen. */
+  function edgesHtml() {
+    if (!s.edges) return "";
+    const rows = Object.entries(s.edges)
+      .map(([spot, edge]) => `<tr data-spot="${esc(spot)}"><th scope="row">${esc(t("spot." + spot))}</th><td>${esc(percent(edge))}</td></tr>`)
+      .join("");
+    return `<h2 id="edges-title">${esc(t("bac.edges"))}</h2><p class="hint">${esc(t("bac.edges_staff"))}</p><table>${rows}</table>`;
   }
 
   function grid(columns, cell) {
@@ -364,22 +442,26 @@ export function mountBaccarat(main, table, ctx) {
       "#sec-head": `<h1>${esc(table.name)} <small>${esc(t("preset." + table.rules))}</small></h1>
         <p class="meta"><span>${esc(t("lobby.limits"))}: ${esc(money(table.min_bet))} – ${esc(money(table.max_bet))}</span>
         <span class="phase" id="phase" data-phase="${esc(s.phase)}">${esc(t("phase." + s.phase))}</span>${s.connected ? "" : ` <span class="offline">${esc(t("offline"))}</span>`}</p>
-        <p class="commitment">${esc(t("fair.commitment"))} (${esc(t("fair.shoe", { shoe: s.shoe ?? "–" }))}): <code id="commitment">${esc(s.commitment || "")}</code></p>`,
+        <p class="commitment">${esc(t("fair.commitment"))} (${esc(t("fair.shoe", { shoe: s.shoe ?? "–" }))}): <code id="commitment">${esc(s.commitment || "")}</code>${seedHtml(t, s.seed)}</p>`,
       "#coup": sideHtml("player") + sideHtml("banker"),
       "#banner": s.banner ? `<p>${esc(t(s.banner[0], s.banner[1]))}</p>` : "",
       "#spots": spotsHtml(),
+      "#edges": edgesHtml(),
       "#prompt":
         s.phase === "betting"
           ? `<p class="phase-line">${esc(t("bj.betting_closes"))} <span class="countdown" id="countdown" data-closes-at="${s.closesAt}"></span></p>`
-          : squeezeHtml(),
+          : s.phase === "cut"
+            ? cutHtml(t, s.cut, player)
+            : squeezeHtml(),
       "#seats": seatsHtml(),
       "#tray": player ? chipTray(t, chips, s.chip, s.stake, s.phase === "betting", "chip.hint_bac") : "",
       "#results": resultsHtml(),
       "#roads": roadsHtml(),
       "#rules-slot": rulesPanel(t, table),
       "#log-title": esc(t("log.title")),
-      "#log": s.log.map((line) => `<li>${esc(line)}</li>`).join(""),
+      "#log": [...s.shoeLog, ...s.log].map((line) => `<li>${esc(line)}</li>`).join(""),
     });
+    root.querySelector("#edges").hidden = !s.edges;
   }
   function update() {
     if (!scheduled) {
@@ -471,6 +553,17 @@ export function mountBaccarat(main, table, ctx) {
   }
 
   root.addEventListener("click", onClick);
+  root.addEventListener("submit", async (event) => {
+    if (!event.target.closest("#cut-prompt")) return;
+    event.preventDefault();
+    const field = root.querySelector("#cut-seed");
+    if (!field || !s.cut || s.cut.sent) return;
+    const seed = field.value.trim();
+    if (await sendCut(table.id, seed, ctx)) {
+      if (s.cut) Object.assign(s.cut, { sent: true, initial: seed });
+      update();
+    }
+  });
   document.addEventListener("keydown", onKey);
   const watcher = watchTable(
     table.id,

@@ -11,12 +11,17 @@
 // splits, which can be changed until the decision (PUT /matching). Where the rules deal the boxes'
 // cards face down (Macau 1983, Art. 3.1a) the table sees backs, and a box's bettors get each card
 // privately into its face-down slot; the box's cards are shown to all once it has played.
+//
+// The cut (Art. 2.1): when a new shoe starts with someone seated, the first seated player gets a form
+// with a random seed to keep or replace and a "Cut" button, everyone else "NAME cuts the new shoe",
+// both with the countdown; the seed then goes to the log with the shoe's commitment, and the header
+// shows the shoe's client seed (from GET /api/shoes/{id} when the page joins later).
 
 import { api, newKey, watchTable } from "./api.js";
 import { esc, money, signed, signedCents, cents, centsText, bjTotal, isoMs, chipValues } from "./util.js";
 import { cardSvg } from "./svg.js";
 import { rulesFor } from "./rules.js";
-import { patch, chipTray, rulesPanel, isTyping } from "./common.js";
+import { patch, chipTray, rulesPanel, isTyping, cutHtml, sendCut, cutLine, seedHtml, shoeSeed, randomSeed } from "./common.js";
 
 const SHORTCUTS = { hit: "H", stand: "S", double: "D", split: "P", surrender: "R", insurance: "I", even_money: "E" };
 const DECISIONS = ["hit", "stand", "double", "split", "surrender"];
@@ -81,6 +86,8 @@ export function mountBlackjack(main, table, ctx) {
     shoe: null,
     commitment: null,
     shoeEnded: null,
+    cut: null, // the cut window: {player, closesAt, initial}
+    seed: null, // the shoe's client seed: {shoe, value, by}
     connected: false,
     busy: false,
     awaits: 0,
@@ -135,13 +142,32 @@ export function mountBlackjack(main, table, ctx) {
     s.phase = snapshot.phase;
     s.shoe = snapshot.shoe ? snapshot.shoe.id : null;
     s.commitment = snapshot.shoe ? snapshot.shoe.commitment : null;
-    if (snapshot.round) s.round = fromView(snapshot.round);
+    if (snapshot.round && snapshot.phase !== "cut") s.round = fromView(snapshot.round);
     s.seats = { ...(snapshot.seats || {}) };
     const pending = snapshot.pending || {};
     s.closesAt = isoMs(snapshot.closes_at);
     s.pending = pending.kind === "decision" || pending.kind === "insurance" || pending.kind === "card" ? { ...pending, closesAt: s.closesAt } : null;
     s.actions = snapshot.your_actions || [];
     s.banner = s.phase === "betting" ? B("bj.place_bets") : "";
+    s.cut = null;
+    if (s.phase === "cut" && snapshot.cutter) openCut(snapshot.cutter, s.closesAt);
+    else loadSeed();
+  }
+
+  function openCut(cutter, closesAt) {
+    s.cut = { player: cutter, closesAt, initial: randomSeed() };
+    s.banner = cutter === player ? B("cut.yours") : B("cut.by", { name: cutter });
+  }
+
+  /** The shoe's client seed, for a page that joined after the cut. */
+  async function loadSeed() {
+    const id = s.shoe;
+    if (!id || (s.seed && s.seed.shoe === id)) return;
+    const value = await shoeSeed(id);
+    if (value && s.shoe === id && !(s.seed && s.seed.shoe === id)) {
+      s.seed = { shoe: id, value, by: null };
+      update();
+    }
   }
 
   function apply(event) {
@@ -159,6 +185,8 @@ export function mountBlackjack(main, table, ctx) {
         s.logStart = s.log.length;
         note(t("log.round", { number: e.round }));
         s.banner = B("bj.place_bets");
+        s.cut = null;
+        loadSeed();
         break;
       }
       case "bet":
@@ -315,7 +343,10 @@ export function mountBlackjack(main, table, ctx) {
         s.pending = null;
         s.actions = [];
         s.closesAt = 0;
-        if (e.voided) s.banner = B("bj.round_void", { reason: "" });
+        if (e.voided) {
+          s.round.voided = true; // its bets are returned (a misdeal's round_voided is not: the redeal plays on)
+          s.banner = B("bj.round_void", { reason: "" });
+        }
         break;
       case "await":
         s.awaits += 1;
@@ -330,7 +361,23 @@ export function mountBlackjack(main, table, ctx) {
       case "new_shoe":
         s.shoe = e.shoe;
         s.commitment = e.commitment;
+        s.seed = null;
+        s.cut = null;
+        if (s.round.voided) s.round = emptyRound(s.round.number); // a void ended the shoe: a clear felt
         note(t("log.new_shoe", { shoe: e.shoe }));
+        break;
+      case "cut":
+        s.phase = "cut";
+        s.closesAt = isoMs(e.closes_at);
+        s.pending = null;
+        openCut(e.player, s.closesAt);
+        note(t("cut.by", { name: e.player }));
+        break;
+      case "cut_made":
+        s.seed = { shoe: s.shoe, value: e.client_seed, by: e.player };
+        s.cut = null;
+        s.banner = "";
+        note(cutLine(t, e, s.shoe, s.commitment));
         break;
       case "shoe_ended":
         s.shoeEnded = e.shoe;
@@ -513,6 +560,7 @@ export function mountBlackjack(main, table, ctx) {
 
   function promptHtml() {
     const p = s.pending;
+    if (s.phase === "cut") return cutHtml(t, s.cut, player);
     if (s.phase === "betting") {
       return `<p class="phase-line">${esc(t("bj.betting_closes"))} <span class="countdown" id="countdown" data-closes-at="${s.closesAt}"></span></p>`;
     }
@@ -584,7 +632,7 @@ export function mountBlackjack(main, table, ctx) {
       <span>${esc(t("bj.round_no", { number: s.round.number || "" }))}</span>
       <span class="phase" id="phase" data-phase="${esc(s.phase)}">${esc(t("phase." + s.phase))}</span>${status}
       <a href="#/history">${esc(t("nav.history"))}</a></p>
-      <p class="commitment">${esc(t("fair.commitment"))} (${esc(t("fair.shoe", { shoe: s.shoe ?? "–" }))}): <code id="commitment">${esc(s.commitment || t("fair.live_shoe"))}</code></p>`;
+      <p class="commitment">${esc(t("fair.commitment"))} (${esc(t("fair.shoe", { shoe: s.shoe ?? "–" }))}): <code id="commitment">${esc(s.commitment || t("fair.live_shoe"))}</code>${seedHtml(t, s.seed)}</p>`;
   }
 
   let scheduled = false;
@@ -798,6 +846,17 @@ export function mountBlackjack(main, table, ctx) {
   }
 
   root.addEventListener("click", onClick);
+  root.addEventListener("submit", async (event) => {
+    if (!event.target.closest("#cut-prompt")) return;
+    event.preventDefault();
+    const field = root.querySelector("#cut-seed");
+    if (!field || !s.cut || s.cut.sent) return;
+    const seed = field.value.trim();
+    if (await sendCut(table.id, seed, ctx)) {
+      if (s.cut) Object.assign(s.cut, { sent: true, initial: seed });
+      update();
+    }
+  });
   root.addEventListener("change", (event) => {
     const box = event.target.closest(".match input[type='checkbox']");
     if (box) setMatch(Number(box.dataset.box), box.checked);

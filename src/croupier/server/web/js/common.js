@@ -1,5 +1,6 @@
 // Pieces both table views use: the chip tray, the rules panel, section rendering, shortcuts.
 
+import { api } from "./api.js";
 import { esc, money, tickCountdowns } from "./util.js";
 import { chipSvg } from "./svg.js";
 import { ruleRows, payouts, rulesFor } from "./rules.js";
@@ -59,4 +60,79 @@ export function isTyping(event) {
   const target = event.target;
   if (event.ctrlKey || event.metaKey || event.altKey) return true;
   return target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT");
+}
+
+// ------------------------------------------------------------------------------------------------
+// The cut (Art. 2.1, RULES.md §5): once a new shoe's commitment is out, the first seated player may
+// supply the shoe's client seed (POST /cut) until the window closes; nobody cutting leaves the house's
+// default seed. Both table views keep `s.cut` = {player, closesAt, initial} while the window is open.
+
+/** A random client seed to start from: 16 bytes from the browser's CSPRNG, as 32 hex digits. */
+export function randomSeed() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The server's rule for a client seed: 1-64 printable characters (Python's str.isprintable). */
+export function validSeed(seed) {
+  if (typeof seed !== "string") return false;
+  const chars = [...seed]; // code points, as Python counts them
+  return chars.length >= 1 && chars.length <= 64 && chars.every((c) => c === " " || !/[\p{C}\p{Z}]/u.test(c));
+}
+
+/** The cut as the cutter sees it (a form with a prefilled seed) or as everyone else does. */
+export function cutHtml(t, cut, me) {
+  if (!cut) return "";
+  const timer = cut.closesAt ? `<span class="countdown" id="cut-timer" data-closes-at="${cut.closesAt}"></span>` : "";
+  if (me && cut.player === me) {
+    return `<form class="offer cut-prompt" id="cut-prompt" data-mine="true" autocomplete="off">
+      <p class="cut-title"><strong>${esc(t("cut.yours"))}</strong> ${timer}</p>
+      <p class="hint">${esc(t("cut.explain"))}</p>
+      <label for="cut-seed">${esc(t("cut.seed_label"))}</label>
+      <div class="cut-row"><input id="cut-seed" name="seed" maxlength="64" spellcheck="false" autocapitalize="off" value="${esc(cut.initial)}" aria-describedby="cut-default"${cut.sent ? " readonly" : ""}>
+      <button type="submit" class="primary" id="cut-submit"${cut.sent ? " disabled" : ""}>${esc(t("cut.submit"))}</button></div>
+      <p class="hint" id="cut-default">${esc(t("cut.default"))}</p>
+    </form>`;
+  }
+  return `<div class="offer cut-prompt" id="cut-prompt" data-cutter="${esc(cut.player)}"><p class="cut-title">${esc(t("cut.by", { name: cut.player }))} ${timer}</p>
+    <p class="hint">${esc(t("cut.default"))}</p></div>`;
+}
+
+/** Send the cutter's seed; true when the server took it. */
+export async function sendCut(tableId, seed, ctx) {
+  if (!validSeed(seed)) {
+    ctx.toast(ctx.t("cut.bad_seed"));
+    return false;
+  }
+  try {
+    await api("POST", `/api/tables/${tableId}/cut`, { client_seed: seed });
+    ctx.toast(ctx.t("cut.done"), "info");
+    return true;
+  } catch (error) {
+    ctx.toast(error.message);
+    return false;
+  }
+}
+
+/** The log line of a cut: the seed and the commitment, to check the shoe once it ends. */
+export function cutLine(t, event, shoe, commitment) {
+  return t("log.cut_made", { player: event.player, seed: event.client_seed, shoe: shoe ?? "–", commitment: commitment || "–" });
+}
+
+/** The shoe's client seed as the header shows it: the cutter's, or the house's default. */
+export function seedHtml(t, seed) {
+  if (!seed || !seed.value) return "";
+  const who = seed.by ? t("fair.cut_by", { name: seed.by }) : "";
+  return ` · ${esc(t("fair.client_seed"))}: <code id="client-seed">${esc(seed.value)}</code>${who ? ` (${esc(who)})` : ""}`;
+}
+
+/** The shoe's client seed from its document (GET /api/shoes/{id}); null when it cannot be read. */
+export async function shoeSeed(id) {
+  if (!id) return null;
+  try {
+    const doc = await api("GET", `/api/shoes/${id}`);
+    return doc.mode === "live" ? null : doc.client_seed;
+  } catch {
+    return null;
+  }
 }

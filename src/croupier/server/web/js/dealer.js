@@ -3,6 +3,8 @@
 // (the supervisor signs in on the console; their token is used for that one request only). The shoe's
 // life (a shuffle, the cut card, the end of the shoe, a card found face up) is reported from here, and
 // the table's last faults (a round voided by a fault of the server) are listed for the supervisor.
+// At a baccarat table the coup's two sides are drawn, with the live house edges when the server sends
+// them (staff, at a table set to show them: `live_edges`).
 
 import { api, watchTable } from "./api.js";
 import { esc, money, bjTotal, isoMs } from "./util.js";
@@ -90,7 +92,8 @@ export function mountDealer(main, table, ctx) {
     if (prompt.textContent !== text) prompt.textContent = text;
     const r = s.round;
     let view = "";
-    if (r) {
+    if (r && (r.player_cards || r.banker_cards)) view = coupHtml(r);
+    else if (r && r.dealer) {
       const dealer = r.dealer.cards.map((c) => cardSvg(c, t)).join("") + (r.dealer.hole_card ? cardSvg(null, t) : "");
       view = `<div class="dealer-area"><h3>${esc(t("bj.dealer"))}</h3><div class="cards">${dealer}</div></div><div class="boxes">${(r.boxes || [])
         .map(
@@ -123,6 +126,21 @@ export function mountDealer(main, table, ctx) {
       )
       .join("");
     root.querySelector("#entered").innerHTML = s.entered.map((e) => `<li class="${e.ok ? "ok" : "bad"}">${esc(e.card)}${e.ok ? "" : ` — ${esc(e.error)}`}</li>`).join("");
+  }
+
+  /** A baccarat coup: both sides' cards (a back for one face down) and, for staff, the live edges. */
+  function coupHtml(r) {
+    const side = (name, cards) =>
+      `<div class="side-cards ${name}"><h3>${esc(t("spot." + name))}</h3><div class="cards">${(cards || []).map((c) => cardSvg(c, t)).join("")}</div></div>`;
+    const edges = r.house_edge && Object.keys(r.house_edge).length ? r.house_edge : null;
+    const rows = edges
+      ? Object.entries(edges)
+          .map(([spot, edge]) => `<tr data-spot="${esc(spot)}"><th scope="row">${esc(t("spot." + spot))}</th><td>${esc((Number(edge) * 100).toFixed(3))}%</td></tr>`)
+          .join("")
+      : "";
+    return `<div class="coup">${side("player", r.player_cards)}${side("banker", r.banker_cards)}</div>${
+      edges ? `<section class="edges" id="edges" aria-labelledby="edges-title"><h2 id="edges-title">${esc(t("bac.edges"))}</h2><p class="hint">${esc(t("bac.edges_staff"))}</p><table>${rows}</table></section>` : ""
+    }`;
   }
 
   let timer = null;

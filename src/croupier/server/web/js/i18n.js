@@ -372,6 +372,19 @@ const EN = {
   "dealer.fault_void": "round {round} void, every bet returned",
   "dealer.fault_none": "no round was in play",
   "phase.fault": "recovering from a fault",
+  "phase.cut": "cutting the new shoe",
+  "cut.yours": "Cut the new shoe",
+  "cut.explain": "You sit first, so you cut (Art. 2.1): your seed is mixed with the house's committed seed to shuffle this shoe. Keep the one below or type your own.",
+  "cut.seed_label": "Your seed (1–64 characters)",
+  "cut.submit": "Cut",
+  "cut.by": "{name} cuts the new shoe",
+  "cut.default": "If nobody cuts in time, the house's default seed is used.",
+  "cut.done": "You cut the shoe",
+  "cut.bad_seed": "The seed is 1–64 printable characters",
+  "log.cut_made": "{player} cut shoe {shoe} with the client seed “{seed}”; commitment {commitment}. Once the shoe ends, check it with croupier verify or on the History & fairness page.",
+  "fair.cut_by": "cut by {name}",
+  "bac.edges": "Live house edges",
+  "bac.edges_staff": "Surveillance, staff only: each bet's exact edge for the cards not yet seen in this shoe.",
 };
 
 const ZH = {
@@ -746,6 +759,19 @@ const ZH = {
   "dealer.fault_void": "第 {round} 局作廢，全部注碼已退回",
   "dealer.fault_none": "當時沒有進行中的牌局",
   "phase.fault": "故障復原中",
+  "phase.cut": "新牌靴切牌中",
+  "cut.yours": "為新牌靴切牌",
+  "cut.explain": "你坐在首位，由你切牌（第 2.1 條）：你的種子與賭場已承諾的種子一同決定此靴的洗牌。可用下面的種子，或自行輸入。",
+  "cut.seed_label": "你的種子（1–64 個字元）",
+  "cut.submit": "切牌",
+  "cut.by": "{name} 為新牌靴切牌",
+  "cut.default": "若時限內無人切牌，則使用賭場的預設種子。",
+  "cut.done": "你已切牌",
+  "cut.bad_seed": "種子須為 1–64 個可列印字元",
+  "log.cut_made": "{player} 以客戶種子「{seed}」為牌靴 {shoe} 切牌；承諾值 {commitment}。牌靴結束後，可用 croupier verify 或「紀錄與公平驗證」頁核對。",
+  "fair.cut_by": "由 {name} 切牌",
+  "bac.edges": "即時賭場優勢",
+  "bac.edges_staff": "監察用，只限職員：本靴未見之牌下，每種注的準確賭場優勢。",
 };
 
 const DICTIONARIES = { en: EN, "zh-Hant": ZH };
