@@ -370,3 +370,36 @@ def test_art_2_3_a_bet_behind_before_the_occupant_plays_and_one_left_alone_is_re
     assert server.client.get("/api/me", headers=ben).json()["balance"] == before
     ledger = server.client.get("/api/ledger", headers=server.login("sam")).json()
     assert ledger == {"entries_sum": 0, "balances_sum": 0, "unbalanced_transactions": 0, "wallets_match_entries": True}
+
+
+def test_art_18_a_bet_standing_after_a_tie_is_returned_when_the_table_closes(
+    sqlite_server: Server, monkeypatch: Any
+) -> None:
+    """The tie's coup was the table's last (a supervisor closed it meanwhile): the bet left standing for a
+    coup that will not be dealt is returned, not left in play."""
+    from croupier.cards import DECK, Card
+    from croupier.server.baccarat_round import BaccaratDriver as Driver
+    from croupier.shoe import Shoe
+
+    top = [Card.parse(c) for c in ("AS", "2S", "9S", "9H", "TS", "TH")]
+    rest = list(DECK * 8)
+    for card in top:
+        rest.remove(card)
+    monkeypatch.setattr(Driver, "build", lambda self, *args: Shoe.stacked(8, top + rest))
+    server = sqlite_server
+    restart_with(server, BACCARAT, overrides={"tie_bets": "increase_only"})
+    ana, sam = server.login("ana"), server.login("sam")
+    assert server.bet(ana, BACCARAT, "banker", "100").status_code == 200
+    closing = server.client.delete(f"/api/tables/{BACCARAT}", headers=sam)
+    assert closing.status_code == 202, closing.text
+    server.advance(10)
+    import asyncio
+
+    for _ in range(200):  # the actor closes the table after the coup, then stops
+        if server.view(BACCARAT)["phase"] == "closed" and server.balance(ana) == "1000.00":
+            break
+        server.client.portal.call(asyncio.sleep, 0.02)
+    assert server.balance(ana) == "1000.00"
+    history = server.client.get("/api/history", headers=ana).json()
+    assert history[0]["status"] == "voided" and "tie" in str(history[0]["result"]["voided"])
+    assert history[1]["result"]["winner"] == "tie"

@@ -300,8 +300,10 @@ class TableActor:
         from croupier.server.tables_admin import before_round
 
         if await before_round(self):  # the table closed, or took its pending changes for a new shoe
+            await self._return_carry("the table closed with the bet standing after a tie (Art. 18); it is returned")
             return
         if self.shoe_id is None or self.driver.needs_shoe():
+            await self._return_carry("the shoe ended with the bet standing after a tie (Art. 18); it is returned")
             await self._end_shoe()
             await self._new_shoe()
         if isinstance(self.driver, BlackjackDriver):  # online §2.5.1, where the table says so
@@ -364,6 +366,22 @@ class TableActor:
                 await self._serve_until(self._changed(round_, pending))
                 await self._publish_engine_events()
         await self._finish_round()
+
+    async def _return_carry(self, reason: str) -> None:
+        """Bets standing after a tie whose next coup will not be dealt (the table closes, the shoe ends):
+        their round record is void and the bets are returned."""
+        if self.carry is None:
+            return
+        round_id, _accounts, _before = self.carry
+        self.carry = None
+        async with self.sessions() as session, session.begin():
+            record = await session.get(RoundRecord, round_id)
+            if record is not None and record.status == "betting":
+                balances = await self._refund(session, record, reason)
+            else:
+                balances = {}
+        for account_id, cents in balances.items():
+            await self._tell_balance(account_id, cents)
 
     def _squeeze_seconds(self) -> float:
         """How long the holders may squeeze before the dealer turns the cards (Art. 16)."""
