@@ -14,7 +14,7 @@ import { api, newKey, watchTable } from "./api.js";
 import { esc, money, signed, cents, centsText, bacTotal, isoMs, chipValues } from "./util.js";
 import { cardSvg } from "./svg.js";
 import { rulesFor } from "./rules.js";
-import { patch, chipTray, rulesPanel, isTyping, cutHtml, sendCut, cutLine, seedHtml, shoeSeed, randomSeed } from "./common.js";
+import { patch, chipTray, rulesPanel, isTyping, cutHtml, sendCut, cutLine, seedHtml, cutState } from "./common.js";
 
 const SPOT_KEYS = { player: "P", banker: "B", tie: "T", player_pair: "Q", banker_pair: "W", lucky_6: "L" };
 
@@ -55,6 +55,7 @@ export function mountBaccarat(main, table, ctx) {
     seed: null, // the shoe's client seed: {shoe, value, by}
     connected: false,
   };
+  const { openCut, loadSeed } = cutState(s, player, B, () => update());
 
   main.innerHTML = `<section class="table-view baccarat" id="bac-table" data-table="${table.id}">
     <div class="table-head" id="sec-head"></div>
@@ -111,22 +112,6 @@ export function mountBaccarat(main, table, ctx) {
   function edgesOf(round) {
     const edges = round && round.house_edge;
     return edges && typeof edges === "object" && Object.keys(edges).length ? edges : null;
-  }
-
-  function openCut(cutter, closesAt) {
-    s.cut = { player: cutter, closesAt, initial: randomSeed() };
-    s.banner = cutter === player ? B("cut.yours") : B("cut.by", { name: cutter });
-  }
-
-  /** The shoe's client seed, for a page that joined after the cut. */
-  async function loadSeed() {
-    const id = s.shoe;
-    if (!id || (s.seed && s.seed.shoe === id)) return;
-    const value = await shoeSeed(id);
-    if (value && s.shoe === id && !(s.seed && s.seed.shoe === id)) {
-      s.seed = { shoe: id, value, by: null };
-      update();
-    }
   }
 
   /** Where each of the coup's cards lies, by dealing order: player, banker, player, banker, then the

@@ -21,7 +21,7 @@ import { api, newKey, watchTable } from "./api.js";
 import { esc, money, signed, signedCents, cents, centsText, bjTotal, isoMs, chipValues } from "./util.js";
 import { cardSvg } from "./svg.js";
 import { rulesFor } from "./rules.js";
-import { patch, chipTray, rulesPanel, isTyping, cutHtml, sendCut, cutLine, seedHtml, shoeSeed, randomSeed } from "./common.js";
+import { patch, chipTray, rulesPanel, isTyping, cutHtml, sendCut, cutLine, seedHtml, cutState } from "./common.js";
 
 const SHORTCUTS = { hit: "H", stand: "S", double: "D", split: "P", surrender: "R", insurance: "I", even_money: "E" };
 const DECISIONS = ["hit", "stand", "double", "split", "surrender"];
@@ -96,6 +96,7 @@ export function mountBlackjack(main, table, ctx) {
     seats: {}, // box -> occupant (Art. 2.3)
     match: {}, // box -> this player matches the decider's doubles and splits there (Art. 13)
   };
+  const { openCut, loadSeed } = cutState(s, player, B, () => update());
 
   main.innerHTML = `<section class="table-view blackjack" id="bj-table" data-table="${table.id}" data-preset="${esc(table.rules)}">
     <div class="table-head" id="sec-head"></div>
@@ -152,22 +153,6 @@ export function mountBlackjack(main, table, ctx) {
     s.cut = null;
     if (s.phase === "cut" && snapshot.cutter) openCut(snapshot.cutter, s.closesAt);
     else loadSeed();
-  }
-
-  function openCut(cutter, closesAt) {
-    s.cut = { player: cutter, closesAt, initial: randomSeed() };
-    s.banner = cutter === player ? B("cut.yours") : B("cut.by", { name: cutter });
-  }
-
-  /** The shoe's client seed, for a page that joined after the cut. */
-  async function loadSeed() {
-    const id = s.shoe;
-    if (!id || (s.seed && s.seed.shoe === id)) return;
-    const value = await shoeSeed(id);
-    if (value && s.shoe === id && !(s.seed && s.seed.shoe === id)) {
-      s.seed = { shoe: id, value, by: null };
-      update();
-    }
   }
 
   function apply(event) {

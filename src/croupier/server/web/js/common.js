@@ -136,3 +136,25 @@ export async function shoeSeed(id) {
     return null;
   }
 }
+
+/** The cut's page state (Art. 2.1), shared by both games' pages: ``s`` is the page's state, ``me`` the
+ *  signed-in player, ``banner(key, args)`` the page's banner text, ``update()`` its redraw. */
+export function cutState(s, me, banner, update) {
+  function openCut(cutter, closesAt) {
+    s.cut = { player: cutter, closesAt, initial: randomSeed() };
+    s.banner = cutter === me ? banner("cut.yours") : banner("cut.by", { name: cutter });
+  }
+
+  /** The shoe's client seed, for a page that joined after the cut. */
+  async function loadSeed() {
+    const id = s.shoe;
+    if (!id || (s.seed && s.seed.shoe === id)) return;
+    const value = await shoeSeed(id);
+    if (value && s.shoe === id && !(s.seed && s.seed.shoe === id)) {
+      s.seed = { shoe: id, value, by: null };
+      update();
+    }
+  }
+
+  return { openCut, loadSeed };
+}
