@@ -233,3 +233,18 @@ class LegalAction:
     player: str | None = None
     min_amount: Decimal | None = None
     max_amount: Decimal | None = None
+
+
+def describe_pending(pending: Pending) -> str:
+    """What a round waits for, in words."""
+    if pending is None:
+        return "nothing: the round is over"
+    if isinstance(pending, AwaitBets):
+        return "bets"
+    if isinstance(pending, AwaitInsurance):
+        return "insurance decisions"
+    if isinstance(pending, AwaitCard):
+        return f"the next card ({pending.purpose})"
+    if isinstance(pending, AwaitChore):
+        return f"the chore {pending.chore.replace('_', ' ')}"
+    return f"a decision on box {pending.box} hand {pending.hand} by {pending.player}"

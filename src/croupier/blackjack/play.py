@@ -25,10 +25,11 @@ from rich.console import Console
 from rich.text import Text
 
 from croupier.blackjack import actions as op
+from croupier.blackjack.actions import describe_pending
 from croupier.blackjack.hand import is_678_suited, is_natural, total
 from croupier.blackjack.presets import blackjack_rules
 from croupier.blackjack.rules import Rules
-from croupier.blackjack.state import Round, Table, describe_pending
+from croupier.blackjack.state import Round, Table
 from croupier.cards import Card
 from croupier.errors import CroupierError, MoneyError
 from croupier.money import ZERO, format_amount, parse_amount

@@ -13,10 +13,11 @@ from functools import partial
 from typing import Any, TypeVar
 
 from croupier.blackjack import actions as op
+from croupier.blackjack.actions import describe_pending
 from croupier.blackjack.hand import total
 from croupier.blackjack.presets import PRESETS, blackjack_rules
 from croupier.blackjack.rules import PARAMS, Rules
-from croupier.blackjack.state import AUTOMATIONS, Round, Table, describe_pending
+from croupier.blackjack.state import AUTOMATIONS, Round, Table
 from croupier.cards import Card, parse_cards
 from croupier.errors import CroupierError, TranscriptError
 from croupier.money import ZERO, format_amount

@@ -197,7 +197,7 @@ class Round:
         if self.ended:
             raise IllegalActionError(f"{what}: the round is over")
         if not isinstance(self.pending, kind):
-            raise IllegalActionError(f"{what}: the round waits for {describe_pending(self.pending)}")
+            raise IllegalActionError(f"{what}: the round waits for {op.describe_pending(self.pending)}")
 
     # -------------------------------------------------------------------------------------------
     # betting
@@ -435,7 +435,7 @@ class Round:
             if isinstance(self.pending, op.AwaitInsurance):
                 raise IllegalActionError(f"{what}: insurance is still offered; close it first")
             if not isinstance(self.pending, op.AwaitDecision):
-                raise IllegalActionError(f"{what}: the round waits for {describe_pending(self.pending)}")
+                raise IllegalActionError(f"{what}: the round waits for {op.describe_pending(self.pending)}")
             turn = self.pending
         index = turn.hand if hand is None else hand
         hands = self.hands.get(box)
@@ -772,21 +772,6 @@ class Table:
         self.rounds_in_shoe += 1
         if finished.last_round:
             self.shoe_finished = True
-
-
-def describe_pending(pending: op.Pending) -> str:
-    """What a round waits for, in words."""
-    if pending is None:
-        return "nothing: the round is over"
-    if isinstance(pending, op.AwaitBets):
-        return "bets"
-    if isinstance(pending, op.AwaitInsurance):
-        return "insurance decisions"
-    if isinstance(pending, op.AwaitCard):
-        return f"the next card ({pending.purpose})"
-    if isinstance(pending, op.AwaitChore):
-        return f"the chore {pending.chore.replace('_', ' ')}"
-    return f"a decision on box {pending.box} hand {pending.hand} by {pending.player}"
 
 
 def _raise(reason: str | None) -> None:
