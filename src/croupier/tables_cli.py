@@ -164,7 +164,7 @@ def create(
     mode: Annotated[str, typer.Option(help="rng (the server's shoe) or live (a dealer's card reader).")] = "rng",
     dealer: Annotated[str | None, typer.Option(help="The dealer account of a live table.")] = None,
     squeeze: Annotated[bool | None, typer.Option("--squeeze/--no-squeeze", help="Baccarat's squeeze.")] = None,
-    live_edges: Annotated[bool, typer.Option(help="Staff see the exact live house edges.")] = False,
+    live_edges: Annotated[bool, typer.Option(help="Players see the exact live house edges (staff always do).")] = False,
     insurance_to_chip: Annotated[
         bool, typer.Option(help="Blackjack: insurance up to half the bet rounded up to the next chip (§2.5.1).")
     ] = False,

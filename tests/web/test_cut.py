@@ -20,7 +20,7 @@ from typing import Any
 from tests.web.pages import contrast_failures, open_table, rest, sign_in, token_of
 from tests.web.test_seats import frames_of, in_language
 
-BACCARAT, ONLINE_CUT, BACCARAT_CUT = 4, 7, 8  # baccarat-1 (live_edges on) and the test server's cut tables
+BACCARAT, ONLINE_CUT, BACCARAT_CUT = 4, 7, 8  # baccarat-1 and the test server's cut tables
 LAPTOP, PHONE = (1366, 900), (390, 844)
 
 
@@ -167,7 +167,7 @@ def test_at_baccarat_the_cutter_keeps_the_random_seed_and_the_table_sees_it(
 
 
 def test_the_live_house_edges_are_for_staff_only(new_page: Any, base_url: str, screenshots: Path) -> None:
-    """baccarat-1 shows staff the live edges (live_edges): the supervisor's page has the edges panel, a
+    """baccarat-1 shows staff the live edges (surveillance): the supervisor's page has the edges panel, a
     player's has none (and its snapshot no house_edge), in either language and size."""
     pages = {
         "laptop-en-sam": new_page(*LAPTOP),

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Callable
 from datetime import timedelta
 from decimal import Decimal
@@ -49,6 +50,9 @@ from croupier.server.seats import BACCARAT_SEATS, Seats
 from croupier.shoe import Shoe
 
 log = logging.getLogger("croupier.server")
+
+ALERTS_KEPT = 50
+"""Surveillance alerts a table keeps for the pit view (the newest)."""
 
 MAX_AMOUNT_DIGITS = 15
 """An amount with more integer digits than this is refused at once (a wallet holds at most 10^13)."""
@@ -86,6 +90,7 @@ class TableActor:
         self.stopped_reason: str | None = None
         self.idle = asyncio.Event()
         self.faults = faults.new_log()
+        self.alerts: deque[dict[str, Any]] = deque(maxlen=ALERTS_KEPT)  # surveillance, for the pit
         self.fault_streak = 0
         self.first_pause = faults.FIRST_PAUSE
         self.end_shoe_after_round = False  # the dealer ended the shoe: the round in play is its last
@@ -567,8 +572,27 @@ class TableActor:
         self.accounts[who.name] = who.id
         with faults.after_commit("bet"):
             self.round.bet(who.name, spot, amount)
+        self._watch_edge(who.name, spot, amount)
         await self._publish_engine_events()
         return answer
+
+    def _watch_edge(self, player: str, spot: str, amount: Decimal) -> None:
+        """Surveillance: a baccarat bet placed when its spot's exact edge for the cards left favoured the
+        player (a negative house edge) is kept for the supervisor's pit view."""
+        if not isinstance(self.round, BaccaratRound):
+            return
+        edge = self.round.house_edge().get(spot)
+        if edge is not None and Decimal(edge) < 0:
+            self.alerts.append(
+                {
+                    "at": self.clock.now().isoformat(),
+                    "round": self.round_id,
+                    "player": player,
+                    "spot": spot,
+                    "amount": format_amount(amount),
+                    "house_edge": edge,
+                }
+            )
 
     async def _act(self, command: Command) -> dict[str, Any]:
         replayed = await self._stored_answer(command)
@@ -730,8 +754,8 @@ class TableActor:
 
     def snapshot(self, viewer: str | None = None, *, staff: bool = False) -> dict[str, Any]:
         """What ``viewer`` may see now: never a card face down to them. Baccarat's exact live house edges
-        are surveillance: shown to staff only, at a table set to show them (``live_edges``); a player who
-        saw them could wait for the coups where a bet favours them."""
+        are surveillance: staff see them, players only at a table set to show them (``live_edges``), since
+        a player who saw them could wait for the coups where a bet favours them."""
         round_ = self.round
         document: dict[str, Any] = {
             "table": self.table_id,
@@ -747,12 +771,13 @@ class TableActor:
             "seats": self.seats.document(),
             "cutter": self.cutter,
             "faults": [fault.document() for fault in self.faults],
+            **({"alerts": list(self.alerts)} if staff else {}),
         }
         if self.stopped_reason is not None:
             document["stopped"] = self.stopped_reason
         if round_ is not None:
             document["round"] = {"id": self.round_id, "number": self.round_number + 1, **round_.view(viewer)}
-            if not (staff and getattr(self.row, "live_edges", False)):
+            if not (staff or getattr(self.row, "live_edges", False)):
                 document["round"].pop("house_edge", None)
             document["pending"] = round_.pending().document()
             if viewer is not None:

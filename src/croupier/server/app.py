@@ -37,6 +37,7 @@ from croupier.server.commands import Command, Refused, request_digest
 from croupier.server.db import is_sqlite, make_engine, migrate, normalise_url, sessions
 from croupier.server.hub import Hub, RemoteError
 from croupier.server.models import GameTable, IdempotencyRecord
+from croupier.server.routes_pit import pit_router
 from croupier.server.routes_tables import tables_router
 
 log = logging.getLogger("croupier.server")
@@ -528,6 +529,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     # tables ----------------------------------------------------------------------------------------
     app.include_router(tables_router(service))  # a supervisor opens, changes and closes tables
+    app.include_router(pit_router(service))  # the supervisor's pit view of every table
 
     @app.get("/api/tables", tags=["tables"])
     async def lobby(session: ReadDb) -> list[dict[str, Any]]:

@@ -72,7 +72,6 @@ def demo_tables(settings: Settings, dealer_id: int | None) -> list[dict[str, Any
             "max_bet": 200_000,
             "chip": 100,
             "mode": "rng",
-            "live_edges": True,  # surveillance: the exact edges for the cards left, shown to staff only
             **common,
         },
     ]

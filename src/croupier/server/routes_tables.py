@@ -5,6 +5,7 @@ transaction, and start or stop the table's actor once the transaction is kept.
 """
 
 import contextlib
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Depends, Header
@@ -43,7 +44,9 @@ class TableSettings(BaseModel):
     mode: str | None = Field(default=None, max_length=8, description="rng (the server's shoe) or live (a card reader)")
     dealer: str | None = Field(default=None, max_length=64, description="A dealer account's name")
     squeeze: bool | None = Field(default=None, description="Baccarat's squeeze rule (Art. 16), as an override")
-    live_edges: bool | None = Field(default=None, description="Staff see each bet's exact live house edge")
+    live_edges: bool | None = Field(
+        default=None, description="Players see each bet's exact live house edge (staff always do)"
+    )
     insurance_to_chip: bool | None = Field(
         default=None,
         description="Blackjack: insurance may be half the bet rounded up to the next chip (online §2.5.1)",
@@ -68,8 +71,8 @@ class TableChangeBody(TableSettings):
     game: str | None = Field(default=None, description="Fixed when the table is opened: refused")
 
 
-def tables_router(service: "Service") -> APIRouter:
-    router = APIRouter(prefix="/api/tables", tags=["running the tables"])
+def signed_in(service: "Service") -> Callable[..., Awaitable[Identity]]:
+    """The dependency that reads the caller's bearer token (a session of its own, closed at once)."""
 
     async def who(authorization: Annotated[str | None, Header()] = None) -> Identity:
         if not authorization or not authorization.lower().startswith("bearer "):
@@ -77,7 +80,12 @@ def tables_router(service: "Service") -> APIRouter:
         async with service.reader() as session:
             return await identify(session, authorization[7:].strip())
 
-    Me = Annotated[Identity, Depends(who)]
+    return who
+
+
+def tables_router(service: "Service") -> APIRouter:
+    router = APIRouter(prefix="/api/tables", tags=["running the tables"])
+    Me = Annotated[Identity, Depends(signed_in(service))]
     TableId = Annotated[int, PathParam(ge=1, le=MAX_ID, description="A table's number")]
 
     async def start_tables() -> None:

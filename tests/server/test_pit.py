@@ -1,0 +1,65 @@
+"""The supervisor's pit view (issue 12): every table, its hold, its faults, and the live edges as
+surveillance: staff always see them, players only where the table shows them; a baccarat bet placed
+while its spot favoured the player is an alert."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from croupier.server.baccarat_round import BaccaratRound
+from tests.server.conftest import Server
+from tests.server.test_seats import restart_with
+
+MACAU, ONLINE, BACCARAT = 1, 2, 4
+
+
+def test_the_pit_lists_every_table_with_its_round_bets_and_hold(sqlite_server: Server) -> None:
+    server = sqlite_server
+    ana, sam = server.login("ana"), server.login("sam")
+    refused = server.client.get("/api/pit", headers=ana)
+    assert refused.status_code == 403 and "supervisor" in refused.json()["error"]
+    assert server.bet(ana, ONLINE, "3", "10").status_code == 200
+    pit = {entry["id"]: entry for entry in server.client.get("/api/pit", headers=sam).json()}
+    assert set(pit) == {MACAU, ONLINE, 3, BACCARAT}
+    assert pit[ONLINE]["bets"] == {"3": {"ana": "10"}} and pit[ONLINE]["seats"] == {"3": "ana"}
+    assert pit[ONLINE]["phase"] == "betting" and pit[ONLINE]["hold_today"] == "0.00"
+    assert "house_edge" in pit[BACCARAT]  # staff always see the live edges
+    server.advance(10)
+    server.play_out(ONLINE, {"ana": ana})
+    server.advance(0)
+    after = {entry["id"]: entry for entry in server.client.get("/api/pit", headers=sam).json()}[ONLINE]
+    assert after["rounds_today"] == 1
+    assert Decimal(after["hold_today"]) == Decimal(1000) - Decimal(server.balance(ana))
+
+
+def test_players_see_the_live_edges_only_where_the_table_shows_them(sqlite_server: Server) -> None:
+    server = sqlite_server
+    ana, sam = server.login("ana"), server.login("sam")
+    assert "house_edge" not in server.view(BACCARAT, ana)["round"]
+    assert "house_edge" in server.view(BACCARAT, sam)["round"]
+    restart_with(server, BACCARAT, live_edges=True)
+    assert "house_edge" in server.view(BACCARAT, ana)["round"]
+
+
+def test_a_bet_placed_while_its_spot_favoured_the_player_is_an_alert(
+    sqlite_server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = sqlite_server
+    ana, sam = server.login("ana"), server.login("sam")
+    edges = {"player": "0.012345", "banker": "0.010579", "player_pair": "-0.004200"}
+
+    def house_edge(self: Any) -> dict[str, str]:
+        return edges
+
+    monkeypatch.setattr(BaccaratRound, "house_edge", house_edge)
+    assert server.bet(ana, BACCARAT, "player", "10").status_code == 200
+    assert server.bet(ana, BACCARAT, "player_pair", "10").status_code == 200
+    alerts = server.view(BACCARAT, sam)["alerts"]
+    assert [(a["player"], a["spot"], a["house_edge"]) for a in alerts] == [("ana", "player_pair", "-0.004200")]
+    assert "alerts" not in server.view(BACCARAT, ana)
+    pit = {entry["id"]: entry for entry in server.client.get("/api/pit", headers=sam).json()}
+    assert pit[BACCARAT]["alerts"][0]["player"] == "ana"
+    server.advance(10)
