@@ -9,6 +9,7 @@ import { mountBaccarat } from "./baccarat.js";
 import { mountHistory } from "./history.js";
 import { mountDealer } from "./dealer.js";
 import { mountSupervisor } from "./supervisor.js";
+import { mountPit } from "./pit.js";
 
 const main = document.getElementById("main");
 const toastBox = document.getElementById("toast");
@@ -59,7 +60,8 @@ function header() {
     ? `<a href="#/">${esc(t("nav.lobby"))}</a>
        ${account.role === "player" ? `<a href="#/history" id="nav-history">${esc(t("nav.history"))}</a>` : ""}
        ${staff ? `<a href="#/dealer/3">${esc(t("nav.dealer"))}</a>` : ""}
-       ${account.role === "supervisor" ? `<a href="#/tables" id="nav-tables">${esc(t("nav.tables"))}</a>` : ""}`
+       ${account.role === "supervisor" ? `<a href="#/tables" id="nav-tables">${esc(t("nav.tables"))}</a>` : ""}
+       ${account.role === "supervisor" ? `<a href="#/pit" id="nav-pit">${esc(t("nav.pit"))}</a>` : ""}`
     : "";
   const who = document.getElementById("who");
   who.textContent = account ? `${account.name} (${t("role." + account.role)})` : "";
@@ -188,6 +190,8 @@ async function route() {
         return;
       }
       current = table.game === "baccarat" ? mountBaccarat(main, table, ctx) : mountBlackjack(main, table, ctx);
+    } else if (hash.startsWith("#/pit")) {
+      current = mountPit(main, ctx);
     } else if (hash.startsWith("#/tables")) {
       current = mountSupervisor(main, ctx);
     } else if (hash.startsWith("#/history")) {

@@ -385,6 +385,23 @@ const EN = {
   "fair.cut_by": "cut by {name}",
   "bac.edges": "Live house edges",
   "bac.edges_staff": "Surveillance, staff only: each bet's exact edge for the cards not yet seen in this shoe.",
+  // the pit (supervisors)
+  "nav.pit": "Pit",
+  "pit.title": "The pit",
+  "pit.intro": "Every table at once, refreshed every 3 seconds. The live house edges and their alerts are surveillance: players see the edges only where a table shows them.",
+  "pit.loading": "Reading the tables…",
+  "pit.round": "round {n}",
+  "pit.shoe": "shoe {n}",
+  "pit.box": "box {box}",
+  "pit.hold": "Hold today: {amount} over {rounds} round(s)",
+  "pit.seats": "Seats",
+  "pit.nobody": "nobody",
+  "pit.no_bets": "No bets this round.",
+  "pit.faults": "{n} fault(s): see the dealer console",
+  "pit.edges": "Live house edges (cards left)",
+  "pit.favours": "favours the player",
+  "pit.alerts": "Bets placed while a spot favoured the player",
+  "pit.alert": "{player} bet {amount} on {spot} at a house edge of {edge}",
 };
 
 const ZH = {
@@ -772,6 +789,23 @@ const ZH = {
   "fair.cut_by": "由 {name} 切牌",
   "bac.edges": "即時賭場優勢",
   "bac.edges_staff": "監察用，只限職員：本靴未見之牌下，每種注的準確賭場優勢。",
+  // the pit (supervisors)
+  "nav.pit": "賭區總覽",
+  "pit.title": "賭區總覽",
+  "pit.intro": "所有賭枱一覽，每 3 秒更新。即時莊家優勢及其警示屬監察資料：只有賭枱設定顯示時玩家才看得到。",
+  "pit.loading": "正在讀取賭枱…",
+  "pit.round": "第 {n} 局",
+  "pit.shoe": "牌靴 {n}",
+  "pit.box": "第 {box} 門",
+  "pit.hold": "今日贏輸：{amount}（{rounds} 局）",
+  "pit.seats": "座位",
+  "pit.nobody": "無人",
+  "pit.no_bets": "本局未有注碼。",
+  "pit.faults": "{n} 次故障：請看荷官操作台",
+  "pit.edges": "即時莊家優勢（按剩餘牌）",
+  "pit.favours": "對玩家有利",
+  "pit.alerts": "在某注區對玩家有利時下的注",
+  "pit.alert": "{player} 在{spot}下注 {amount}，當時莊家優勢 {edge}",
 };
 
 const DICTIONARIES = { en: EN, "zh-Hant": ZH };
