@@ -63,3 +63,18 @@ def test_a_bet_placed_while_its_spot_favoured_the_player_is_an_alert(
     pit = {entry["id"]: entry for entry in server.client.get("/api/pit", headers=sam).json()}
     assert pit[BACCARAT]["alerts"][0]["player"] == "ana"
     server.advance(10)
+
+
+def test_history_pages_back_beyond_the_latest_rounds(sqlite_server: Server) -> None:
+    """Issue 12: history beyond 10 rounds: ``before`` pages back through every round, none twice."""
+    server = sqlite_server
+    ana = server.login("ana")
+    for _ in range(4):
+        assert server.bet(ana, ONLINE, "1", "10").status_code == 200
+        server.advance(10)
+        server.play_out(ONLINE, {"ana": ana})
+        server.advance(0)
+    first = server.client.get("/api/history?limit=3", headers=ana).json()
+    rest = server.client.get(f"/api/history?limit=3&before={first[-1]['round']}", headers=ana).json()
+    rounds = [entry["round"] for entry in first + rest]
+    assert len(rounds) == 4 and rounds == sorted(rounds, reverse=True) and len(set(rounds)) == 4

@@ -654,9 +654,12 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     # history ---------------------------------------------------------------------------------------
     @app.get("/api/history", tags=["history"])
     async def my_history(
-        identity: Me, session: ReadDb, limit: Annotated[int, Query(ge=1, le=100)] = 10
+        identity: Me,
+        session: ReadDb,
+        limit: Annotated[int, Query(ge=1, le=100)] = 10,
+        before: Annotated[int | None, Query(ge=1, le=MAX_ID, description="Rounds older than this one")] = None,
     ) -> list[dict[str, Any]]:
-        return await history.player_history(session, identity.id, limit)
+        return await history.player_history(session, identity.id, limit, before)
 
     @app.get("/api/rounds/{round_id}", tags=["history"])
     async def one_round(round_id: RoundId, identity: Me, session: ReadDb) -> dict[str, Any]:

@@ -36,17 +36,17 @@ def dealt_under(table: GameTable, shoe: ShoeRecord) -> GameTable:
     )
 
 
-async def player_history(session: AsyncSession, account_id: int, limit: int) -> list[dict[str, Any]]:
+async def player_history(
+    session: AsyncSession, account_id: int, limit: int, before: int | None = None
+) -> list[dict[str, Any]]:
     """The account's latest settled or voided rounds, newest first: bets, cards, decisions with their
-    times, payments, and the balance before and after."""
+    times, payments, and the balance before and after. ``before``: only rounds older than that round
+    (the next page: pass the last round of the page before)."""
+    query = select(BetRecord.round_id).where(BetRecord.account_id == account_id)
+    if before is not None:
+        query = query.where(BetRecord.round_id < before)
     round_ids = (
-        await session.scalars(
-            select(BetRecord.round_id)
-            .where(BetRecord.account_id == account_id)
-            .group_by(BetRecord.round_id)
-            .order_by(BetRecord.round_id.desc())
-            .limit(limit)
-        )
+        await session.scalars(query.group_by(BetRecord.round_id).order_by(BetRecord.round_id.desc()).limit(limit))
     ).all()
     result = []
     for round_id in round_ids:
