@@ -78,3 +78,13 @@ def test_history_pages_back_beyond_the_latest_rounds(sqlite_server: Server) -> N
     rest = server.client.get(f"/api/history?limit=3&before={first[-1]['round']}", headers=ana).json()
     rounds = [entry["round"] for entry in first + rest]
     assert len(rounds) == 4 and rounds == sorted(rounds, reverse=True) and len(set(rounds)) == 4
+
+
+def test_the_cashier_finds_players_with_their_balances(sqlite_server: Server) -> None:
+    server = sqlite_server
+    cole, ana = server.login("cole"), server.login("ana")
+    found = server.client.get("/api/cashier/accounts?name=a", headers=cole).json()
+    assert found == [{"account": "ana", "balance": "1000.00"}]
+    assert server.client.get("/api/cashier/accounts?name=%25", headers=cole).json() == []  # no wildcard
+    assert len(server.client.get("/api/cashier/accounts", headers=cole).json()) == 3
+    assert server.client.get("/api/cashier/accounts", headers=ana).status_code == 403

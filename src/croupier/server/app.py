@@ -514,6 +514,29 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     async def withdraw(body: MoneyBody, identity: Me, session: Db, idempotency_key: Key = None) -> dict[str, Any]:
         return await cashier_move("withdrawal", body, identity, idempotency_key, session)
 
+    @app.get("/api/cashier/accounts", tags=["cashier"])
+    async def cashier_accounts(
+        identity: Me,
+        session: ReadDb,
+        name: Annotated[str, Query(max_length=64, description="The start of a player's name")] = "",
+    ) -> list[dict[str, Any]]:
+        """Players whose name starts with ``name`` (at most 20), with their balances: the cashier's search."""
+        if identity.role not in ("cashier", "supervisor"):
+            raise AuthError("only a cashier or supervisor may look up players' balances")
+        from croupier.server.models import Account, Wallet
+
+        escaped = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        rows = (
+            await session.execute(
+                select(Account.name, Wallet.balance)
+                .join(Wallet, Wallet.account_id == Account.id)
+                .where(Account.role == "player", Account.name.like(f"{escaped}%", escape="\\"))
+                .order_by(Account.name)
+                .limit(20)
+            )
+        ).all()
+        return [{"account": row.name, "balance": ledger.money_text(int(row.balance))} for row in rows]
+
     @app.get("/api/ledger", tags=["cashier"])
     async def ledger_check(identity: Me, session: ReadDb) -> dict[str, Any]:
         """The ledger's invariants: entries and balances each sum to zero, every transaction balances."""

@@ -10,6 +10,7 @@ import { mountHistory } from "./history.js";
 import { mountDealer } from "./dealer.js";
 import { mountSupervisor } from "./supervisor.js";
 import { mountPit } from "./pit.js";
+import { mountCashier } from "./cashier.js";
 
 const main = document.getElementById("main");
 const toastBox = document.getElementById("toast");
@@ -61,7 +62,8 @@ function header() {
        ${account.role === "player" ? `<a href="#/history" id="nav-history">${esc(t("nav.history"))}</a>` : ""}
        ${staff ? `<a href="#/dealer/3">${esc(t("nav.dealer"))}</a>` : ""}
        ${account.role === "supervisor" ? `<a href="#/tables" id="nav-tables">${esc(t("nav.tables"))}</a>` : ""}
-       ${account.role === "supervisor" ? `<a href="#/pit" id="nav-pit">${esc(t("nav.pit"))}</a>` : ""}`
+       ${account.role === "supervisor" ? `<a href="#/pit" id="nav-pit">${esc(t("nav.pit"))}</a>` : ""}
+       ${["cashier", "supervisor"].includes(account.role) ? `<a href="#/cashier" id="nav-cashier">${esc(t("nav.cashier"))}</a>` : ""}`
     : "";
   const who = document.getElementById("who");
   who.textContent = account ? `${account.name} (${t("role." + account.role)})` : "";
@@ -190,6 +192,8 @@ async function route() {
         return;
       }
       current = table.game === "baccarat" ? mountBaccarat(main, table, ctx) : mountBlackjack(main, table, ctx);
+    } else if (hash.startsWith("#/cashier")) {
+      current = mountCashier(main, ctx);
     } else if (hash.startsWith("#/pit")) {
       current = mountPit(main, ctx);
     } else if (hash.startsWith("#/tables")) {

@@ -402,6 +402,21 @@ const EN = {
   "pit.favours": "favours the player",
   "pit.alerts": "Bets placed while a spot favoured the player",
   "pit.alert": "{player} bet {amount} on {spot} at a house edge of {edge}",
+  // the cashier
+  "nav.cashier": "Cashier",
+  "cash.title": "Cashier",
+  "cash.find": "Player's name (or its start)",
+  "cash.search": "Find",
+  "cash.none": "No player found.",
+  "cash.for": "Money in or out for {name}",
+  "cash.amount": "Amount",
+  "cash.deposit": "Pay in",
+  "cash.withdraw": "Pay out",
+  "cash.deposited": "{amount} paid in to {name}; balance {balance}",
+  "cash.withdrawn": "{amount} paid out to {name}; balance {balance}",
+  "cash.ledger": "The ledger",
+  "cash.ledger_ok": "Balanced: every transaction sums to zero and every wallet matches its entries.",
+  "cash.ledger_bad": "NOT balanced: call the supervisor.",
 };
 
 const ZH = {
@@ -806,6 +821,21 @@ const ZH = {
   "pit.favours": "對玩家有利",
   "pit.alerts": "在某注區對玩家有利時下的注",
   "pit.alert": "{player} 在{spot}下注 {amount}，當時莊家優勢 {edge}",
+  // the cashier
+  "nav.cashier": "出納",
+  "cash.title": "出納",
+  "cash.find": "玩家名稱（或開首幾個字）",
+  "cash.search": "搜尋",
+  "cash.none": "找不到玩家。",
+  "cash.for": "{name} 的存款或提款",
+  "cash.amount": "金額",
+  "cash.deposit": "存入",
+  "cash.withdraw": "提取",
+  "cash.deposited": "已為 {name} 存入 {amount}；餘額 {balance}",
+  "cash.withdrawn": "已為 {name} 提取 {amount}；餘額 {balance}",
+  "cash.ledger": "帳簿",
+  "cash.ledger_ok": "帳目平衡：每筆交易合計為零，每個錢包與其分錄相符。",
+  "cash.ledger_bad": "帳目不平衡：請通知主管。",
 };
 
 const DICTIONARIES = { en: EN, "zh-Hant": ZH };
