@@ -88,3 +88,19 @@ def test_the_cashier_finds_players_with_their_balances(sqlite_server: Server) ->
     assert server.client.get("/api/cashier/accounts?name=%25", headers=cole).json() == []  # no wildcard
     assert len(server.client.get("/api/cashier/accounts", headers=cole).json()) == 3
     assert server.client.get("/api/cashier/accounts", headers=ana).status_code == 403
+
+
+def test_the_lobby_shows_seats_and_each_baccarat_shoes_statistics(sqlite_server: Server) -> None:
+    """Issue 12: the lobby shows who sits, and for every baccarat table its roads and how often each
+    side won or paired this shoe."""
+    server = sqlite_server
+    ana = server.login("ana")
+    assert server.bet(ana, BACCARAT, "player", "10").status_code == 200
+    server.advance(10)
+    server.advance(0)
+    assert server.client.post(f"/api/tables/{ONLINE}/seats", json={"box": 5}, headers=ana).status_code == 200
+    lobby = {entry["id"]: entry for entry in server.client.get("/api/tables").json()}
+    stats = lobby[BACCARAT]["shoe_stats"]
+    assert stats["coups"] == 1 and stats["banker"] + stats["player"] + stats["tie"] == 1
+    assert len(lobby[BACCARAT]["roads"]["bead_plate"][0]) == 1
+    assert lobby[ONLINE]["seats"] == {"5": "ana"} and "shoe_stats" not in lobby[ONLINE]

@@ -32,6 +32,7 @@ from croupier.money import parse_amount
 from croupier.server import history, ledger, tables_admin
 from croupier.server.actor import TableActor, table_rules
 from croupier.server.auth import AuthError, Identity, create_account, identify, sign_in
+from croupier.server.baccarat_round import BaccaratDriver
 from croupier.server.clock import Clock, SystemClock
 from croupier.server.commands import Command, Refused, request_digest
 from croupier.server.db import is_sqlite, make_engine, migrate, normalise_url, sessions
@@ -328,6 +329,13 @@ class MoneyBody(BaseModel):
 # the app
 
 
+def baccarat_lobby(actor: TableActor | None, round_: dict[str, Any]) -> dict[str, Any]:
+    """A baccarat table's shoe so far, for the lobby: the roads and how often each side won or paired."""
+    if actor is None or not isinstance(actor.driver, BaccaratDriver):
+        return {}
+    return {"shoe_stats": actor.driver.stats(), "roads": round_.get("roads")}
+
+
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
     service = Service(settings or Settings(), clock or SystemClock())
 
@@ -587,7 +595,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                     "phase": "closed"
                     if row.status == "closed"
                     else snapshot.get("phase", "elsewhere" if row.owner else "starting"),
+                    "seats": snapshot.get("seats", {}),
                     **tables_admin.lobby_fields(row),
+                    **baccarat_lobby(actor, round_),
                 }
             )
         return result

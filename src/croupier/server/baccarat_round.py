@@ -429,6 +429,18 @@ class BaccaratDriver:
     def needs_shoe(self) -> bool:
         return self.table.phase is BaccaratPhase.AWAITING_SHOE
 
+    def stats(self) -> dict[str, int]:
+        """This shoe's coups so far (demo coups left out): how many, and how often each side won or paired."""
+        coups = [r for r in self.history if not r.demo]
+        return {
+            "coups": len(coups),
+            "banker": sum(r.cards.winner == "banker" for r in coups),
+            "player": sum(r.cards.winner == "player" for r in coups),
+            "tie": sum(r.cards.winner == "tie" for r in coups),
+            "banker_pair": sum(r.cards.banker_pair for r in coups),
+            "player_pair": sum(r.cards.player_pair for r in coups),
+        }
+
     def next_round(self) -> BaccaratRound:
         start, self.shoe_start = self.shoe_start, None
         return BaccaratRound(self.table, self.history, start, self.shoe_ops)

@@ -121,6 +121,23 @@ function loginView() {
   return { unmount() {} };
 }
 
+/** A baccarat table's shoe so far: how often each side won or paired, and its bead plate. */
+function shoeSoFar(table) {
+  const stats = table.shoe_stats;
+  if (!stats) return "";
+  const pct = (n) => (stats.coups ? `${Math.round((100 * n) / stats.coups)}%` : "–");
+  const line = ["banker", "player", "tie"].map((side) => `${t("spot." + side)} ${stats[side]} (${pct(stats[side])})`).join(" · ");
+  const pairs = `${t("spot.banker_pair")} ${stats.banker_pair} · ${t("spot.player_pair")} ${stats.player_pair}`;
+  const beads = (table.roads && table.roads.bead_plate) || [];
+  const plate = beads.length
+    ? `<div class="road-grid lobby-road">${beads
+        .slice(-12)
+        .map((col) => `<div class="road-col">${col.map((x) => `<span class="bead ${x}">${esc(t("bac.short." + x))}</span>`).join("")}</div>`)
+        .join("")}</div>`
+    : "";
+  return `<p class="shoe-stats">${esc(t("lobby.coups", { n: stats.coups }))}: ${esc(line)}</p><p class="shoe-stats">${esc(pairs)}</p>${plate}`;
+}
+
 async function lobbyView() {
   main.innerHTML = `<section class="panel"><h1>${esc(t("lobby.title"))}</h1><div id="lobby" class="lobby" aria-busy="true"></div></section>`;
   let alive = true;
@@ -142,9 +159,10 @@ async function lobbyView() {
       .map((table) => {
         const rules = rulesFor(table.game, table.rules, table.overrides);
         const diff = differing(table.game, table.rules, table.overrides);
+        const seated = Object.keys(table.seats || {}).length;
         const seats =
           table.game === "blackjack"
-            ? `${t("lobby.seats")}: ${new Set(table.boxes_taken).size} / ${table.boxes}`
+            ? `${t("lobby.seats")}: ${seated} / ${table.boxes}`
             : `${t("lobby.spots")}: ${rules.spots.map((s) => t("spot." + s)).join(", ")}`;
         return `<article class="table-card" data-table="${table.id}" data-game="${esc(table.game)}">
           <h2>${esc(table.name)}</h2>
@@ -152,6 +170,7 @@ async function lobbyView() {
           <p>${esc(t("lobby.limits"))}: ${esc(money(table.min_bet))} – ${esc(money(table.max_bet))}</p>
           <p>${esc(seats)}</p>
           <p>${esc(t("lobby.phase"))}: <span class="phase">${esc(t("phase." + table.phase))}</span></p>
+          ${table.game === "baccarat" ? shoeSoFar(table) : ""}
           <ul class="diff">${diff.map((d) => `<li>${esc(d)}</li>`).join("")}</ul>
           <p class="links"><a class="button primary play" href="#/table/${table.id}">${esc(me && me.role === "player" ? t("lobby.play") : t("lobby.watch"))}</a>
           ${staff && table.mode === "live" ? `<a class="button dealer-link" href="#/dealer/${table.id}">${esc(t("nav.dealer"))}</a>` : ""}</p>

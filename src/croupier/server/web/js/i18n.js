@@ -417,6 +417,8 @@ const EN = {
   "cash.ledger": "The ledger",
   "cash.ledger_ok": "Balanced: every transaction sums to zero and every wallet matches its entries.",
   "cash.ledger_bad": "NOT balanced: call the supervisor.",
+  // the lobby's baccarat statistics
+  "lobby.coups": "{n} coup(s) this shoe",
 };
 
 const ZH = {
@@ -836,6 +838,8 @@ const ZH = {
   "cash.ledger": "帳簿",
   "cash.ledger_ok": "帳目平衡：每筆交易合計為零，每個錢包與其分錄相符。",
   "cash.ledger_bad": "帳目不平衡：請通知主管。",
+  // the lobby's baccarat statistics
+  "lobby.coups": "本靴已開 {n} 局",
 };
 
 const DICTIONARIES = { en: EN, "zh-Hant": ZH };
