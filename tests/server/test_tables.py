@@ -78,6 +78,95 @@ def test_a_shoe_verifies_after_it_ends(server: Server, tmp_path: Any) -> None:
     assert result.exit_code == 2 and "not the commitment" in result.stderr
 
 
+BACCARAT = 4
+
+
+def _finished_baccarat_shoe(server: Server, coups: int = 3) -> dict[str, Any]:
+    """A shoe of the demo baccarat table: a few coups, then a supervisor's void of the next ends it.
+
+    The table squeezes (Art. 16), so a coup waits in play for its holder and can be voided. A betting window
+    with no bets passes first, as at any table nobody has sat at yet: the shoe's start (Art. 2.1) was drawn
+    before it, and a round without bets keeps no record, so the shoe itself must keep its start cards."""
+    ana, sam = server.login("ana"), server.login("sam")
+    changed = server.client.patch(
+        f"/api/tables/{BACCARAT}", json={"overrides": {"lucky_6": "true", "squeeze": "true"}}, headers=sam
+    )
+    assert changed.status_code == 200, changed.text
+    server.advance(10)  # the first window passes: the change applies with a new shoe
+    shoe_id = server.view(BACCARAT)["shoe"]["id"]
+    server.advance(10)  # a window with no bets, after the shoe's start
+    assert server.client.post(f"/api/tables/{BACCARAT}/seats", json={"box": 1}, headers=ana).status_code == 200
+    for _ in range(coups):
+        assert server.bet(ana, BACCARAT, "banker", "10").status_code == 200
+        server.advance(10)
+        server.play_out(BACCARAT, {})  # the squeeze times out: the dealer turns the cards
+    before = server.client.get(f"/api/shoes/{shoe_id}").json()
+    assert before["server_seed"] is None and before.get("start_cards", []) == [] and before["rounds"] == []
+    assert before["cut_card"] is None and before.get("cut_setting") is None  # RULES.md §5: nothing of the order yet
+    assert server.bet(ana, BACCARAT, "banker", "10").status_code == 200
+    server.advance(10)
+    assert server.view(BACCARAT)["phase"] == "playing"
+    answer = server.client.post(f"/api/tables/{BACCARAT}/void", json={"reason": "end the shoe"}, headers=sam)
+    assert answer.status_code == 200, answer.text
+    server.quiet()
+    document: dict[str, Any] = server.client.get(f"/api/shoes/{shoe_id}").json()
+    assert document["ended"] and document["shoe"] == shoe_id
+    return document
+
+
+def _verify(tmp_path: Any, document: dict[str, Any]) -> Any:
+    path = tmp_path / "shoe.json"
+    path.write_text(json.dumps(document))
+    return CliRunner().invoke(cli, ["verify", str(path)])
+
+
+def test_a_finished_baccarat_shoe_verifies_with_its_start_cards(sqlite_server: Server, tmp_path: Any) -> None:
+    """Issue 12: `croupier verify` refused every baccarat shoe whose first card and burns (Art. 2.1) went
+    with a round that kept no record; the shoe document now carries them as ``start_cards``."""
+    from croupier.baccarat.tableau import card_value
+    from croupier.cards import Card
+
+    document = _finished_baccarat_shoe(sqlite_server)
+    result = _verify(tmp_path, document)
+    assert result.exit_code == 0, result.stderr
+    assert "the seed matches the commitment" in result.stdout
+    start = document["start_cards"]
+    assert len(start) == 1 + (card_value(Card.parse(start[0])) or 10)  # the turned card, then its value burned
+    assert document["cut_setting"] == [12, 16] and [r["status"] for r in document["rounds"]] == [
+        "settled",
+        "settled",
+        "settled",
+        "voided",
+    ]
+
+
+def test_verify_names_the_round_and_card_of_any_change_to_a_baccarat_shoe(sqlite_server: Server, tmp_path: Any) -> None:
+    document = _finished_baccarat_shoe(sqlite_server)
+
+    def fails(changed: dict[str, Any]) -> str:
+        result = _verify(tmp_path, changed)
+        assert result.exit_code == 2 and result.stdout == "", result.stdout
+        assert result.stderr.count("\n") == 1, result.stderr
+        return str(result.stderr)
+
+    def other(card: str) -> str:
+        return "AS" if card != "AS" else "KD"
+
+    altered = json.loads(json.dumps(document))
+    altered["rounds"][1]["cards"][2] = other(altered["rounds"][1]["cards"][2])
+    assert "round 2, card 3: the shoe dealt " in fails(altered)
+    altered = json.loads(json.dumps(document))
+    altered["start_cards"][2] = other(altered["start_cards"][2])
+    assert "shoe start, card 3: the shoe dealt " in fails(altered)
+    altered = json.loads(json.dumps(document))
+    del altered["start_cards"]  # the document of today's server, before the fix
+    assert "round 1, card 1: the shoe dealt " in fails(altered)
+    for key, value in (("client_seed", "table-4x"), ("nonce", document["nonce"] + 1)):
+        altered = {**document, key: value}
+        assert re.search(r"verify: (shoe start|round \d+), card \d+: the shoe dealt ", fails(altered))
+    assert "not the commitment" in fails({**document, "server_seed": "00" * 32})
+
+
 def test_the_dealer_deals_a_live_round(server: Server) -> None:
     ana, dora, ben = server.login("ana"), server.login("dora"), server.login("ben")
     assert server.bet(ana, LIVE, "1", "10").status_code == 200

@@ -237,12 +237,20 @@ class TableActor:
             if cut is not None:
                 client_seed = cut
             shoe = self.driver.build(seed, client_seed, nonce)
+            self.driver.load(shoe)
+            # what the shoe's start procedure drew at once (baccarat Art. 2.1: the turned first card and its
+            # burns): no round's, so kept with the shoe for croupier verify (shown once the shoe has ended)
             async with self.sessions() as session, session.begin():
                 await session.execute(
                     update(ShoeRecord)
                     .where(ShoeRecord.id == shoe_id)
-                    .values(client_seed=client_seed, cut_card=shoe.cut_card)
+                    .values(
+                        client_seed=client_seed,
+                        cut_card=shoe.cut_card,
+                        start_cards=[str(card) for card in shoe.drawn()],
+                    )
                 )
+            return
         self.driver.load(shoe)
 
     async def _end_shoe(self) -> None:

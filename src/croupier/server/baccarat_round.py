@@ -57,6 +57,7 @@ class BaccaratRound:
         self.history = history
         self.shoe_start = shoe_start
         self.start = table.operation_count if start is None else start  # the shoe's start goes with its first coup
+        self.own = table.operation_count  # the coup's own cards: drawn from here (a fair shoe's start is the shoe's)
         self._stakes: dict[tuple[str, str], Decimal] = {}
         self._voided = False
         self._result: CoupResult | None = None
@@ -244,8 +245,11 @@ class BaccaratRound:
         return self._result is not None and self._result.last_coup
 
     def cards_drawn(self) -> list[str]:
+        """The cards drawn for this coup, in order. A shuffled shoe's start (Art. 2.1) is drawn when it is
+        loaded, before any coup, and kept with the shoe (``ShoeRecord.start_cards``); a live shoe's start
+        cards come from the dealer during its first coup's betting and are that coup's."""
         drawn: list[str] = []
-        for o in self._operations():
+        for o in self.table.operations_since(self.own):
             if isinstance(o, BaccaratBurned | BaccaratDealt | FirstCardTurned):
                 drawn.append(str(o.card))
         return drawn

@@ -11,7 +11,12 @@ A verification document (``GET /api/shoes/{id}``, the input of ``croupier verify
 
     {"game": "blackjack", "rules": "live-online", "overrides": {...}, "decks": 8,
      "commitment": "…", "server_seed": "…" (hex, once the shoe ended), "client_seed": "table-1",
-     "nonce": 3, "cut_card": 350, "rounds": [{"number": 1, "cards": ["7H", "…"]}, …]}
+     "nonce": 3, "cut_setting": [60, 75], "cut_card": 350, "start_cards": [],
+     "rounds": [{"number": 1, "cards": ["7H", "…"]}, …]}
+
+``start_cards`` are the cards a baccarat shoe's start procedure draws before its first coup (Art. 2.1: the
+first card turned face up, then as many burned as its value); a blackjack shoe has none (its burns go with
+its first round). ``docs/protocol.md`` ("History and fairness") describes the document and the check.
 """
 
 from __future__ import annotations
@@ -42,8 +47,16 @@ def build_shoe(
     return Shoe.shuffled(decks, cut, source)
 
 
+def _expected(order: list[str], position: int) -> str:
+    return order[position] if position < len(order) else "no card (the shoe has none left)"
+
+
 def verify_shoe(document: Mapping[str, Any], cut_setting: tuple[int, int] | int | None, decks: int) -> dict[str, Any]:
-    """Check a shoe's verification document; return a summary, or raise :class:`FairnessError`."""
+    """Check a shoe's verification document; return a summary, or raise :class:`FairnessError`.
+
+    The seed must be the committed one; the shoe it builds (with the document's client seed and nonce) must have
+    dealt, in order, the shoe's start cards (``start_cards``) and then every round's cards; the cut card must be
+    where the seed put it. The first card that differs is named: its round and its place in the round."""
     seed_hex = document.get("server_seed")
     if not isinstance(seed_hex, str):
         raise FairnessError("verify: the shoe's server seed is not revealed yet (it is, once the shoe ends)")
@@ -56,40 +69,60 @@ def verify_shoe(document: Mapping[str, Any], cut_setting: tuple[int, int] | int 
         raise FairnessError(
             f"verify: SHA-256 of the revealed seed is {commitment(seed)}, not the commitment {committed} (RULES.md §5)"
         )
-    client_seed = str(document.get("client_seed", ""))
+    client_seed = document.get("client_seed", "")
+    if not isinstance(client_seed, str):
+        raise FairnessError("verify: client_seed must be a string")
     nonce = document.get("nonce", 0)
-    if not isinstance(nonce, int):
+    if not isinstance(nonce, int) or isinstance(nonce, bool):
         raise FairnessError("verify: nonce must be a whole number")
     shoe = build_shoe(decks, cut_setting, seed, client_seed, nonce)
-    if document.get("cut_card") is not None and document["cut_card"] != shoe.cut_card:
-        raise FairnessError(
-            f"verify: the seed places the cut card at {shoe.cut_card}, the shoe says {document['cut_card']}"
-        )
     order = [str(card) for card in shoe.remaining_cards()]
-    position = 0
+    start_cards = document.get("start_cards") or []
     rounds = document.get("rounds", [])
-    if not isinstance(rounds, list):
-        raise FairnessError("verify: rounds must be a list")
+    if not isinstance(rounds, list) or not isinstance(start_cards, list):
+        raise FairnessError("verify: start_cards and rounds must be lists")
+    position = 0
+    for index, card in enumerate(start_cards):
+        if card != _expected(order, position):
+            raise FairnessError(
+                f"verify: shoe start, card {index + 1}: the shoe dealt {_expected(order, position)}, "
+                f"the record shows {card} (position {position})"
+            )
+        position += 1
     for entry in rounds:
         number = entry.get("number") if isinstance(entry, Mapping) else None
         cards = entry.get("cards") if isinstance(entry, Mapping) else None
         if not isinstance(cards, list):
             raise FairnessError(f"verify: round {number}: no list of cards")
         for index, card in enumerate(cards):
-            expected = order[position] if position < len(order) else None
-            if card != expected:
+            if card != _expected(order, position):
                 raise FairnessError(
-                    f"verify: round {number}, card {index + 1}: the shoe dealt {card}, the seed gives {expected} "
-                    f"at position {position}"
+                    f"verify: round {number}, card {index + 1}: the shoe dealt {_expected(order, position)}, "
+                    f"the record shows {card} (position {position})"
                 )
             position += 1
+    if document.get("cut_card") is not None and document["cut_card"] != shoe.cut_card:
+        raise FairnessError(
+            f"verify: the seed places the cut card at {shoe.cut_card}, the record shows {document['cut_card']}"
+        )
     return {
         "commitment": committed,
         "rounds": len(rounds),
+        "start_cards": len(start_cards),
         "cards_checked": position,
         "cut_card": shoe.cut_card,
         "ok": True,
     }
+
+
+def cut_setting(game: str, rules: Any) -> tuple[int, int] | int | None:
+    """Where the table's shoes put the cut card, as the server builds them (``build_shoe``'s ``cut_setting``)."""
+    if game == "baccarat":
+        from croupier.server.baccarat_round import baccarat_cut_setting
+
+        return baccarat_cut_setting(rules)
+    setting: tuple[int, int] | int | None = rules.cut_card
+    return setting
 
 
 def verify_document(document: Mapping[str, Any]) -> dict[str, Any]:
@@ -99,16 +132,19 @@ def verify_document(document: Mapping[str, Any]) -> dict[str, Any]:
     overrides = document.get("overrides") or {}
     if not isinstance(preset, str) or not isinstance(overrides, Mapping):
         raise FairnessError("verify: the document names no rule set (rules, overrides)")
+    rules: Any
     if game == "blackjack":
         from croupier.blackjack.presets import blackjack_rules
 
-        rules: Any = blackjack_rules(preset, dict(overrides))
-        cut_setting = rules.cut_card
+        rules = blackjack_rules(preset, dict(overrides))
     elif game == "baccarat":
         from croupier.baccarat.presets import baccarat_rules
 
         rules = baccarat_rules(preset, dict(overrides))
-        cut_setting = getattr(rules, "cut_card", None)
     else:
         raise FairnessError(f"verify: unknown game {game!r}; blackjack or baccarat")
-    return verify_shoe(document, cut_setting, rules.decks)
+    setting = cut_setting(game, rules)
+    stated = document.get("cut_setting")
+    if stated is not None and stated != (list(setting) if isinstance(setting, tuple) else setting):
+        raise FairnessError(f"verify: the rules {preset} place the cut card by {setting}, the record says {stated}")
+    return verify_shoe(document, setting, rules.decks)

@@ -166,7 +166,7 @@ async def transcript(session: AsyncSession, round_id: int, account_id: int, role
             .order_by(RoundRecord.id)
         )
     ).all()
-    cards: list[str] = []
+    cards: list[str] = list(shoe.start_cards or [])  # the shoe's start (baccarat Art. 2.1), before any round
     specs: list[dict[str, Any]] = []
     for played in earlier:
         if played.status != "settled" or played.spec is None:
@@ -190,7 +190,10 @@ async def transcript(session: AsyncSession, round_id: int, account_id: int, role
 
 
 async def shoe_document(session: AsyncSession, shoe_id: int) -> dict[str, Any]:
-    """What ``croupier verify`` checks: the commitment, the seed once the shoe ended, every round's cards."""
+    """What ``croupier verify`` and the page's fairness check rebuild and compare (docs/protocol.md, "History and
+    fairness"): the commitment; once the shoe ended, its seed, the cut card's setting and place, the cards drawn
+    before the first round (``start_cards``: baccarat's turned first card and its burns, Art. 2.1) and every
+    round's cards in the order drawn. Before the end nothing of the order is shown (RULES.md §5)."""
     shoe = await session.get(ShoeRecord, shoe_id)
     if shoe is None:
         raise HistoryError(f"shoe {shoe_id}: no such shoe")
@@ -214,7 +217,9 @@ async def shoe_document(session: AsyncSession, shoe_id: int) -> dict[str, Any]:
         "client_seed": shoe.client_seed,
         "nonce": shoe.nonce,
         "ended": ended,
+        "cut_setting": _cut_setting(table.game, rules) if ended else None,
         "cut_card": shoe.cut_card if ended else None,
+        "start_cards": list(shoe.start_cards or []) if ended else [],
         "rounds": [
             {"round": r.id, "number": r.number, "status": r.status, "cards": r.cards}
             for r in rounds
@@ -222,3 +227,12 @@ async def shoe_document(session: AsyncSession, shoe_id: int) -> dict[str, Any]:
         ],
     }
     return document
+
+
+def _cut_setting(game: str, rules: Any) -> list[int] | int | None:
+    """How the shoe's cut card was placed: ``[low, high]`` cards from the end (one draw of the seed's stream
+    before the shuffle), a fixed count of cards above it, or none (:func:`croupier.shoe.place_cut_card`)."""
+    from croupier.server.fair import cut_setting
+
+    setting = cut_setting(game, rules)
+    return list(setting) if isinstance(setting, tuple) else setting

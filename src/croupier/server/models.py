@@ -159,6 +159,9 @@ class ShoeRecord(Base):
     client_seed: Mapped[str] = mapped_column(String(64), default="")
     nonce: Mapped[int] = mapped_column(Integer, default=0)
     cut_card: Mapped[int | None] = mapped_column(Integer)
+    # the cards drawn before the first coup (baccarat Art. 2.1: the turned first card and its burns);
+    # never sent before ``ended_at``
+    start_cards: Mapped[list[str] | None] = mapped_column(JSON)
     rules: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # the table's rules for this shoe
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -1,23 +1,15 @@
 // History and fairness: the player's last rounds with every card and payment, each shoe's commitment,
-// and once the shoe has ended its revealed seed with a one-click check in the browser
-// (WebCrypto SHA-256 of the seed against the commitment published before the shoe's first bet).
+// and once the shoe has ended its revealed seed with a one-click check in the browser: the seed's
+// SHA-256 against the commitment published before the shoe's first bet, then the shoe rebuilt from the
+// seed and every round's cards compared with it (fairness.js, Web Crypto; nothing asked of the server
+// but the shoe's document).
 
 import { api } from "./api.js";
 import { esc, money, signed } from "./util.js";
 import { cardSvg } from "./svg.js";
+import { checkShoe, sha256Hex } from "./fairness.js";
 
-function hexBytes(hex) {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-  return bytes;
-}
-
-/** SHA-256 of the seed's bytes (the seed is hex), as hex: what the commitment must equal. */
-export async function sha256Hex(seedHex) {
-  if (!/^([0-9a-fA-F]{2})+$/.test(seedHex)) throw new Error("not hex");
-  const digest = await crypto.subtle.digest("SHA-256", hexBytes(seedHex));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
-}
+export { sha256Hex };
 
 export function mountHistory(main, ctx) {
   const { t } = ctx;
@@ -81,14 +73,41 @@ export function mountHistory(main, ctx) {
       </div></article>`;
   }
 
+  function checkHtml(check) {
+    if (check.busy) return `<p class="verify-result busy" role="status">${esc(t("fair.checking"))}</p>`;
+    if (check.error) return `<p class="verify-result bad" data-ok="false" role="status">✗ ${esc(check.error)}</p>`;
+    if (!check.commitmentOk) {
+      return `<p class="verify-result bad" data-ok="false" role="status">${esc(t("fair.mismatch", { digest: check.digest }))}</p>`;
+    }
+    const where = (g) => (g.start ? t("fair.start") : t("fair.round_n", { number: g.number }));
+    const badText = (g) =>
+      t("fair.first_bad", { where: where(g), card: g.bad.card, dealt: g.bad.dealt ?? t("fair.no_card"), shown: g.bad.shown });
+    const first = check.groups.find((g) => !g.ok);
+    const rounds = check.groups.filter((g) => !g.start).length;
+    let summary;
+    if (first) summary = badText(first);
+    else if (!check.cutOk) summary = t("fair.cut_bad", { seed: check.cut, shown: check.cutShown });
+    else summary = t("fair.all_ok", { cards: check.cards, rounds });
+    const items = check.groups
+      .map((g) => {
+        const label = g.ok ? t("fair.group_ok", { where: where(g), cards: g.cards.length }) : badText(g);
+        const status = g.status === "voided" ? ` <small>${esc(t("status.voided"))}</small>` : "";
+        return `<li class="${g.ok ? "ok" : "bad"}" data-ok="${g.ok}" data-group="${g.start ? "start" : g.number}"${g.start ? "" : ` data-round="${g.round}"`}>${esc(label)}${status}</li>`;
+      })
+      .join("");
+    return `<p class="verify-result ${check.ok ? "ok" : "bad"}" data-ok="${check.ok}" role="status">${esc(summary)}</p>
+      <ol class="fair-rounds">${items}</ol>
+      <p class="hint">${esc(t("fair.match"))} · ${esc(t("fair.in_browser"))}</p>`;
+  }
+
   function shoeHtml(shoe) {
     const check = checks[shoe.shoe];
     let verify = "";
     if (shoe.mode === "live") verify = `<p>${esc(t("fair.live_shoe"))}</p>`;
     else if (shoe.server_seed) {
       verify = `<p>${esc(t("fair.seed"))}: <code class="seed">${esc(shoe.server_seed)}</code></p>
-        <p><button type="button" class="primary verify" data-shoe="${shoe.shoe}" id="verify-${shoe.shoe}">${esc(t("fair.verify"))}</button>
-        ${check ? `<span class="verify-result ${check.ok ? "ok" : "bad"}" data-ok="${check.ok}" role="status">${esc(check.ok ? t("fair.match") : t("fair.mismatch", { digest: check.digest }))}</span>` : ""}</p>`;
+        <p><button type="button" class="primary verify" data-shoe="${shoe.shoe}" id="verify-${shoe.shoe}">${esc(t("fair.check"))}</button></p>
+        ${check ? `<div class="fair-check" data-shoe="${shoe.shoe}">${checkHtml(check)}</div>` : ""}`;
     } else verify = `<p>${esc(t("fair.not_yet"))}</p>`;
     return `<article class="shoe" data-shoe="${shoe.shoe}" data-ended="${shoe.ended}">
       <h3>${esc(t("fair.shoe", { shoe: shoe.shoe }))} · ${esc(shoe.table)} <small>${esc(shoe.ended ? t("fair.ended") : t("fair.in_play"))}</small></h3>
@@ -128,15 +147,19 @@ export function mountHistory(main, ctx) {
   main.onclick = async (event) => {
     const button = event.target.closest(".verify");
     if (button) {
-      const shoe = shoes[button.dataset.shoe];
-      try {
-        const digest = await sha256Hex(shoe.server_seed);
-        checks[shoe.shoe] = { ok: digest === String(shoe.commitment).toLowerCase(), digest };
-      } catch (error) {
-        checks[shoe.shoe] = { ok: false, digest: String(error.message) };
-      }
+      const id = button.dataset.shoe;
+      checks[id] = { busy: true };
       render();
-      document.getElementById(`verify-${shoe.shoe}`)?.focus();
+      try {
+        const doc = await api("GET", `/api/shoes/${id}`); // the document checked is the one the server gives now
+        shoes[id] = doc;
+        checks[id] = { ...(await checkShoe(doc)), cutShown: doc.cut_card };
+      } catch (error) {
+        checks[id] = { error: String(error.message) };
+      }
+      if (!alive) return;
+      render();
+      document.getElementById(`verify-${id}`)?.focus();
       return;
     }
     const transcript = event.target.closest(".transcript");

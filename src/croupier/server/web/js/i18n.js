@@ -419,6 +419,17 @@ const EN = {
   "cash.ledger_bad": "NOT balanced: call the supervisor.",
   // the lobby's baccarat statistics
   "lobby.coups": "{n} coup(s) this shoe",
+  // fairness check (Web Crypto)
+  "fair.check": "Rebuild the shoe from the seed and check every card",
+  "fair.checking": "Rebuilding the shoe from the seed…",
+  "fair.all_ok": "✓ The seed matches the commitment and dealt all {cards} cards of {rounds} rounds, in order",
+  "fair.first_bad": "✗ {where}, card {card}: the shoe dealt {dealt}, the record shows {shown}",
+  "fair.round_n": "round {number}",
+  "fair.start": "shoe start (the first card turned and its burns)",
+  "fair.group_ok": "✓ {where}: {cards} cards",
+  "fair.cut_bad": "✗ The seed places the cut card at {seed}, the record shows {shown}",
+  "fair.no_card": "no card",
+  "fair.in_browser": "Checked in this browser with Web Crypto: the server was asked for nothing but the shoe's document.",
 };
 
 const ZH = {
@@ -840,6 +851,17 @@ const ZH = {
   "cash.ledger_bad": "帳目不平衡：請通知主管。",
   // the lobby's baccarat statistics
   "lobby.coups": "本靴已開 {n} 局",
+  // fairness check (Web Crypto)
+  "fair.check": "由種子重建牌靴並逐張核對",
+  "fair.checking": "正在由種子重建牌靴…",
+  "fair.all_ok": "✓ 種子與承諾值相符，並依序發出 {rounds} 局共 {cards} 張牌",
+  "fair.first_bad": "✗ {where}第 {card} 張：牌靴發出 {dealt}，紀錄顯示 {shown}",
+  "fair.round_n": "第 {number} 局",
+  "fair.start": "開靴（翻開的第一張牌及其燒牌）",
+  "fair.group_ok": "✓ {where}：{cards} 張牌",
+  "fair.cut_bad": "✗ 種子將切牌卡置於第 {seed} 張，紀錄顯示 {shown}",
+  "fair.no_card": "沒有牌",
+  "fair.in_browser": "已在此瀏覽器以 Web Crypto 核對：除牌靴文件外，未向伺服器索取任何資料。",
 };
 
 const DICTIONARIES = { en: EN, "zh-Hant": ZH };
