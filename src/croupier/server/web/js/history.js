@@ -11,9 +11,12 @@ import { checkShoe, sha256Hex } from "./fairness.js";
 
 export { sha256Hex };
 
+const PAGE = 10; // rounds a page shows; "Older rounds" reads the next page (GET /api/history?before=ID)
+
 export function mountHistory(main, ctx) {
   const { t } = ctx;
   let rounds = [];
+  let more = false; // an older page may follow (the last page came full)
   const shoes = {};
   const checks = {};
   let alive = true;
@@ -126,13 +129,17 @@ export function mountHistory(main, ctx) {
       <h1>${esc(t("history.title"))}</h1>
       <div class="fairness" id="fairness"><h2>${esc(t("fair.title"))}</h2><p class="hint">${esc(t("fair.explain"))}</p>${shoeList}</div>
       <div class="rounds" id="rounds">${list}</div>
+      ${more ? `<p><button type="button" class="button more" id="history-more">${esc(t("history.more"))}</button></p>` : ""}
       <pre id="transcript" class="transcript-doc" hidden></pre></section>`;
   }
 
-  async function load() {
+  async function load(older = false) {
     try {
-      rounds = await api("GET", "/api/history?limit=10");
-      const ids = [...new Set(rounds.map((r) => r.shoe).filter((x) => x))];
+      const before = older && rounds.length ? `&before=${rounds[rounds.length - 1].round}` : "";
+      const page = await api("GET", `/api/history?limit=${PAGE}${before}`);
+      more = page.length === PAGE;
+      rounds = older ? rounds.concat(page) : page;
+      const ids = [...new Set(page.map((r) => r.shoe).filter((x) => x && !shoes[x]))];
       await Promise.all(
         ids.map(async (id) => {
           shoes[id] = await api("GET", `/api/shoes/${id}`);
@@ -145,6 +152,10 @@ export function mountHistory(main, ctx) {
   }
 
   main.onclick = async (event) => {
+    if (event.target.closest("#history-more")) {
+      await load(true);
+      return;
+    }
     const button = event.target.closest(".verify");
     if (button) {
       const id = button.dataset.shoe;

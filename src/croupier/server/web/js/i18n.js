@@ -430,6 +430,7 @@ const EN = {
   "fair.cut_bad": "✗ The seed places the cut card at {seed}, the record shows {shown}",
   "fair.no_card": "no card",
   "fair.in_browser": "Checked in this browser with Web Crypto: the server was asked for nothing but the shoe's document.",
+  "history.more": "Older rounds",
 };
 
 const ZH = {
@@ -862,6 +863,7 @@ const ZH = {
   "fair.cut_bad": "✗ 種子將切牌卡置於第 {seed} 張，紀錄顯示 {shown}",
   "fair.no_card": "沒有牌",
   "fair.in_browser": "已在此瀏覽器以 Web Crypto 核對：除牌靴文件外，未向伺服器索取任何資料。",
+  "history.more": "更早的牌局",
 };
 
 const DICTIONARIES = { en: EN, "zh-Hant": ZH };
