@@ -33,15 +33,18 @@ def _wait(base_url: str, table: int, ready: Callable[[dict[str, Any]], bool], ti
         time.sleep(0.1)
 
 
-def _bet(base_url: str, token: str, table: int, spot: str, amount: str) -> None:
+def _bet(base_url: str, token: str, table: int, spot: str, amount: str) -> Callable[[dict[str, Any]], bool]:
+    """Bet in the next betting window; returns a test for "that round has left its betting window" (a
+    round can open, deal and end between two looks at the table: a dealer natural)."""
     deadline = time.monotonic() + 30
     while True:
         _wait(base_url, table, lambda v: v["phase"] == "betting")
         try:
-            rest(
+            answer = rest(
                 base_url, "POST", f"/api/tables/{table}/bets", token, {"spot": spot, "amount": amount}, uuid.uuid4().hex
             )
-            return
+            record = answer["round"]
+            return lambda v: v["phase"] != "betting" or (v.get("round") or {}).get("id") != record
         except urllib.error.HTTPError as error:  # the window closed as we bet: the next one
             assert error.code == 409 and time.monotonic() < deadline, error.read()
 
@@ -56,8 +59,7 @@ def _shoe_in_play(base_url: str, table: int) -> int:
 def _finished_blackjack_shoe(base_url: str, ana: str, sam: str) -> int:
     """Rounds left to the decision timer, then a round in play voided by the supervisor: the shoe ends."""
     for played in range(12):
-        _bet(base_url, ana, BLACKJACK, "1", "10")
-        view = _wait(base_url, BLACKJACK, lambda v: v["phase"] != "betting")
+        view = _wait(base_url, BLACKJACK, _bet(base_url, ana, BLACKJACK, "1", "10"))
         if played >= 2 and view["phase"] == "playing" and view.get("pending", {}).get("kind") == "decision":
             shoe = _shoe_in_play(base_url, BLACKJACK)
             rest(base_url, "POST", f"/api/tables/{BLACKJACK}/void", sam, {"reason": "end the shoe"})
