@@ -12,9 +12,9 @@
 
 import { api, newKey, watchTable } from "./api.js";
 import { esc, money, signed, cents, centsText, bacTotal, isoMs, chipValues } from "./util.js";
-import { cardSvg } from "./svg.js";
+import { cardSvg, chipStack, roadMark } from "./svg.js";
 import { rulesFor } from "./rules.js";
-import { patch, chipTray, rulesPanel, isTyping, cutHtml, sendCut, cutLine, seedHtml, cutState } from "./common.js";
+import { patch, chipTray, rulesPanel, isTyping, cutHtml, sendCut, cutLine, seedHtml, cutState, stakeOps, localRefusal, sendBets } from "./common.js";
 
 const SPOT_KEYS = { player: "P", banker: "B", tie: "T", player_pair: "Q", banker_pair: "W", lucky_6: "L" };
 
@@ -48,6 +48,11 @@ export function mountBaccarat(main, table, ctx) {
     banner: "",
     chip: chips[0],
     stake: 0,
+    stakeChips: [], // the chips of the stake being built, in order (Undo takes the last)
+    note: "", // the last refusal of a bet, local or the server's
+    lastBets: [], // this player's bets of the last coup dealt: [{spot, amount}] (Re-bet, Double bet)
+    busy: false,
+    snapSeq: -1, // the snapshot's seq: events up to it are in it already
     shoe: null,
     commitment: null,
     voided: false, // the coup on the felt ended void (a supervisor, or a fault): round_over's `voided`
@@ -56,11 +61,13 @@ export function mountBaccarat(main, table, ctx) {
     connected: false,
   };
   const { openCut, loadSeed } = cutState(s, player, B, () => update());
+  const stake = stakeOps(s, chips);
 
   main.innerHTML = `<section class="table-view baccarat" id="bac-table" data-table="${table.id}">
     <div class="table-head" id="sec-head"></div>
     <div class="felt">
       <div class="coup" id="coup" aria-live="polite"></div>
+      <div class="round-result" id="round-result" aria-live="polite"></div>
       <div class="banner" id="banner" role="status" aria-live="assertive"></div>
       <div class="spots" id="spots"></div>
 
@@ -74,12 +81,26 @@ export function mountBaccarat(main, table, ctx) {
   </section>`;
   const root = main.querySelector("#bac-table");
 
+  /** A coup as the page keeps it once it is over (the snapshot's `last_round`, or the coup just dealt). */
+  function lastOf(view) {
+    if (!view || view.voided) return null;
+    const cards = { player: [...(view.player_cards || [])], banker: [...(view.banker_cards || [])] };
+    if (!cards.player.length && !view.result) return null;
+    return { result: view.result || null, cards, bets: view.bets || {}, coup: view.coup };
+  }
+
   function fromSnapshot(snapshot) {
+    s.snapSeq = Number(snapshot.seq ?? -1);
     s.phase = snapshot.phase;
     s.closesAt = isoMs(snapshot.closes_at);
     s.shoe = snapshot.shoe ? snapshot.shoe.id : null;
     s.commitment = snapshot.shoe ? snapshot.shoe.commitment : null;
     const r = snapshot.phase === "cut" ? null : snapshot.round; // the cut: the last shoe's coup is over
+    s.last = lastOf(snapshot.last_round) || s.last;
+    s.cards = { player: [], banker: [] };
+    s.slots = {};
+    s.result = null;
+    s.bets = {};
     if (r) {
       s.coup = r.coup;
       s.spots = r.spots || s.spots;
@@ -154,10 +175,20 @@ export function mountBaccarat(main, table, ctx) {
     }
   }
 
+  /** The coup on the felt, once over, becomes the last coup (its cards and result stay in view until the
+   *  next coup's deal starts); the felt is cleared for the next. */
+  function keepLast() {
+    if (s.result || s.cards.player.length || s.cards.banker.length) s.last = { result: s.result, cards: s.cards, bets: s.bets, coup: s.result ? s.result.coup : s.coup };
+    s.cards = { player: [], banker: [] };
+    s.result = null;
+    s.slots = {};
+    s.secret = new Set();
+  }
+
   function apply(e) {
     switch (e.type) {
       case "betting_open":
-        if (s.result || s.cards.player.length) s.last = { result: s.result, cards: s.cards, bets: s.bets };
+        keepLast();
         s.voided = false;
         s.phase = "betting";
         s.closesAt = isoMs(e.closes_at);
@@ -175,16 +206,32 @@ export function mountBaccarat(main, table, ctx) {
         refresh();
         break;
       case "bet":
-        s.bets[e.spot] = { ...(s.bets[e.spot] || {}), [e.player]: e.amount };
+      {
+        // a second bet on the same spot adds up (the server keeps their sum)
+        const before = cents((s.bets[e.spot] || {})[e.player]);
+        const added = cents(e.amount);
+        const sum = before !== null && added !== null ? centsText(before + added, false) : e.amount;
+        s.bets[e.spot] = { ...(s.bets[e.spot] || {}), [e.player]: sum };
+      }
         s.log.push(t("log.bet", { player: e.player, amount: money(e.amount), where: t("spot." + e.spot) }));
         break;
       case "no_more_bets":
+        if (player) {
+          const mine = Object.entries(s.bets)
+            .filter(([, who]) => who[player])
+            .map(([spot, who]) => ({ spot, amount: Number(who[player]) }));
+          if (mine.length) s.lastBets = mine;
+        }
         s.phase = "playing";
         s.closesAt = 0;
         s.banner = B("bj.no_more_bets");
         s.log.push(t("bj.no_more_bets"));
         break;
       case "coup_started":
+        // a new coup's deal: whatever is still on the felt is the last coup's (a page that missed the
+        // betting window's opening must not add this coup's cards after it)
+        if (s.cards.player.length || s.cards.banker.length || s.result) keepLast();
+        s.last = null;
         s.coup = e.coup;
         s.log.push(t(e.demo ? "log.demo_coup" : "log.coup", { coup: e.coup }));
         break;
@@ -296,8 +343,22 @@ export function mountBaccarat(main, table, ctx) {
 
   /** The coup whose cards are drawn: the last one stays on the table until the new one has a bet. */
   function shownCards() {
-    const fresh = s.cards.player.length || s.cards.banker.length || Object.keys(s.bets).length;
-    return !fresh && s.last ? s.last.cards : s.cards;
+    const dealt = s.cards.player.length || s.cards.banker.length;
+    return !dealt && s.last ? s.last.cards : s.cards;
+  }
+
+  // a card is drawn with the reveal transition the first time it is shown face up (or as a back)
+  let seenCards = new Set();
+  let seenOf = null;
+  function fresh(key) {
+    const on = shownCards();
+    if (on !== seenOf) {
+      seenOf = on;
+      seenCards = new Set();
+    }
+    if (seenCards.has(key)) return false;
+    seenCards.add(key);
+    return true;
   }
 
   function turnAction(side) {
@@ -310,7 +371,7 @@ export function mountBaccarat(main, table, ctx) {
     const holder = s.squeeze && s.squeeze[side];
     const secret = (i) => live && s.secret.has(`${side}.${i}`);
     const html = cards
-      .map((card, i) => cardSvg(card, t, secret(i) ? `data-private="true" title="${esc(t("bac.only_you"))}"` : ""))
+      .map((card, i) => cardSvg(card, t, secret(i) ? `data-private="true" title="${esc(t("bac.only_you"))}"` : "", fresh(`${side}.${i}.${card ?? "down"}`)))
       .join("");
     // the total only once every card is face up to the whole table
     const hidden = cards.some((card, i) => card === null || secret(i));
@@ -319,7 +380,8 @@ export function mountBaccarat(main, table, ctx) {
     const button = turn
       ? `<button type="button" class="action turn" id="turn-${side}" data-side="${side}" aria-keyshortcuts="T">${esc(t("bac.turn", { side: t("spot." + side) }))} <kbd>T</kbd></button>`
       : "";
-    return `<div class="side-cards ${side}" data-side="${side}"><h2>${esc(t("spot." + side))}${holder ? ` <small>(${esc(t("bac.held_by", { name: holder }))})</small>` : ""}</h2>
+    const previous = !live ? ` <small class="previous">${esc(t("tbl.last_coup", { coup: s.last.coup ?? "" }))}</small>` : "";
+    return `<div class="side-cards ${side}" data-side="${side}" data-coup="${live ? "current" : "last"}"><h2>${esc(t("spot." + side))}${previous}${holder ? ` <small>(${esc(t("bac.held_by", { name: holder }))})</small>` : ""}</h2>
       <div class="cards">${html}</div><p class="total" data-total="${total}"${hidden ? ' data-hidden="true"' : ""}>${hidden ? "?" : total}</p>${button}</div>`;
   }
 
@@ -355,11 +417,17 @@ export function mountBaccarat(main, table, ctx) {
       .map((spot) => {
         const bets = Object.entries(s.bets[spot] || {});
         const mine = player && (s.bets[spot] || {})[player];
-        const can = player && s.phase === "betting" && !mine;
+        const can = player && s.phase === "betting";
+        const total = bets.reduce((sum, [, a]) => sum + (cents(a) ?? 0n), 0n);
+        const stack = total > 0n ? chipStack(centsText(total, false), chips, esc(money(centsText(total, false)))) : "";
+        const multiple = spot === "banker" && rules.banker_bet_multiple_of_min === true
+          ? `<p class="spot-rule">${esc(t("tbl.multiples_of", { min: money(table.min_bet) }))}</p>` : "";
+        const label = mine ? t("tbl.add_to_bet") : t("bac.bet_on");
         return `<div class="spot ${spot}${mine ? " mine" : ""}" data-spot="${spot}">
-          <h3>${esc(t("spot." + spot))}</h3>
-          <ul class="bets">${bets.map(([who, a]) => `<li data-player="${esc(who)}">${esc(who)}: ${esc(money(a))}</li>`).join("")}</ul>
-          ${can ? `<button type="button" class="bet-spot" id="bet-${spot}" data-spot="${spot}" aria-keyshortcuts="${SPOT_KEYS[spot]}">${esc(t("bac.bet_on"))} <kbd>${SPOT_KEYS[spot]}</kbd></button>` : ""}
+          <h3>${esc(t("spot." + spot))}</h3>${multiple}
+          <div class="stack-slot">${stack}</div>
+          <ul class="bets">${bets.map(([who, a]) => `<li data-player="${esc(who)}"${who === player ? ' class="mine"' : ""}>${esc(who)}: ${esc(money(a))}</li>`).join("")}</ul>
+          ${can ? `<button type="button" class="bet-spot" id="bet-${spot}" data-spot="${spot}" aria-keyshortcuts="${SPOT_KEYS[spot]}">${esc(label)} <kbd>${SPOT_KEYS[spot]}</kbd></button>` : ""}
         </div>`;
       })
       .join("");
@@ -388,14 +456,14 @@ export function mountBaccarat(main, table, ctx) {
     if (!r) return "";
     const letter = (x) => `<span class="bead ${x}" title="${esc(t("bac.letter." + x))}">${esc(t("bac.short." + x))}</span>`;
     const big = (entry) =>
-      `<span class="ring ${entry.winner}" title="${esc(t("bac.letter." + entry.winner))}">${entry.ties ? entry.ties : ""}${entry.banker_pair ? "•" : ""}${entry.player_pair ? "◦" : ""}</span>`;
-    const mark = (colour) => `<span class="mark ${colour}">${colour === "red" ? "●" : "○"}</span>`;
+      `<span class="ring ${entry.winner}" title="${esc(t("bac.letter." + entry.winner))}">${entry.ties ? entry.ties : ""}${entry.banker_pair ? '<i class="pair banker" aria-hidden="true"></i>' : ""}${entry.player_pair ? '<i class="pair player" aria-hidden="true"></i>' : ""}</span>`;
+    const marker = (name) => (colour) => `<span class="mark ${colour} ${name}" data-road="${name}" data-colour="${colour}" title="${esc(t("tbl.colour." + colour))}">${roadMark(name, colour)}</span>`;
     const ask = r.ask
       ? ["B", "P"]
           .map(
             (side) =>
               `<li>${esc(t("bac.ask", { side: t("bac.letter." + side) }))}: ${["big_eye_boy", "small_road", "cockroach_pig"]
-                .map((name) => `${esc(t("bac.road." + name))} ${r.ask[side][name] ? mark(r.ask[side][name]) : "–"}`)
+                .map((name) => `${esc(t("bac.road." + name))} ${r.ask[side][name] ? marker(name)(r.ask[side][name]) : "–"}`)
                 .join(" · ")}</li>`,
           )
           .join("")
@@ -403,7 +471,7 @@ export function mountBaccarat(main, table, ctx) {
     return `<h2>${esc(t("bac.roads"))}</h2>
       <h3>${esc(t("bac.road.bead_plate"))}</h3>${grid(r.bead_plate, letter)}
       <h3>${esc(t("bac.road.big_road"))}${r.held_ties ? ` <small>(${esc(t("bac.held_ties", { n: r.held_ties }))})</small>` : ""}</h3>${grid(r.big_road, big)}
-      ${["big_eye_boy", "small_road", "cockroach_pig"].map((name) => `<h3>${esc(t("bac.road." + name))}</h3>${grid(r[name], mark)}`).join("")}
+      ${["big_eye_boy", "small_road", "cockroach_pig"].map((name) => `<h3>${esc(t("bac.road." + name))}</h3>${grid(r[name], marker(name))}`).join("")}
       <ul class="ask" id="ask">${ask}</ul>`;
   }
 
@@ -414,6 +482,27 @@ export function mountBaccarat(main, table, ctx) {
     return `<h2>${esc(t("bac.coup_result", { coup: result.coup }))}</h2>
       <p class="winner ${esc(result.winner)}" data-winner="${esc(result.winner)}">${esc(t("bac.winner." + result.winner))} — ${esc(t("spot.player"))} ${result.player.total} : ${esc(t("spot.banker"))} ${result.banker.total}${result.natural ? ` (${esc(t("bac.natural"))})` : ""}</p>
       ${net !== undefined ? `<p class="net" id="net" data-net="${esc(cents(net) === null ? net : centsText(cents(net), false))}">${esc(t("bj.net"))}: <strong>${esc(signed(net))}</strong></p>` : ""}`;
+  }
+
+  /** The last coup's result on the felt, from its result until the next coup's deal starts. */
+  function feltResultHtml() {
+    const result = s.result || (s.last && s.last.result);
+    if (!result || !result.player || !result.banker) return "";
+    const net = player && result.net ? result.net[player] : undefined;
+    const amount = net === undefined ? null : cents(net);
+    const kind = amount === null ? "none" : amount > 0n ? "win" : amount < 0n ? "lose" : "push";
+    const outcome =
+      kind === "none"
+        ? ""
+        : `<p class="result-net ${kind}" id="result-net" data-net="${esc(centsText(amount, false))}" data-outcome="${kind}">${esc(
+            kind === "win" ? t("tbl.you_win", { amount: money(centsText(amount, false)) }) : kind === "lose" ? t("tbl.you_lose", { amount: money(centsText(-amount, false)) }) : t("tbl.push"),
+          )}</p>`;
+    const side = (name) =>
+      `<span class="result-side ${name}"><span class="result-label">${esc(t("spot." + name))} ${result[name].total}</span><span class="mini-cards">${result[name].cards.map((c) => cardSvg(c, t)).join("")}</span></span>`;
+    return `<div class="result-card" data-coup="${result.coup}" data-winner="${esc(result.winner)}">
+      <p class="result-title">${esc(t("bac.coup_result", { coup: result.coup }))}${s.result ? "" : ` <small>${esc(t("tbl.last_coup_short"))}</small>`}</p>
+      <p class="result-winner ${esc(result.winner)}">${esc(t("bac.winner." + result.winner))}${result.natural ? ` · ${esc(t("bac.natural"))}` : ""}</p>
+      <div class="result-sides">${side("player")}${side("banker")}</div>${outcome}</div>`;
   }
 
   let scheduled = false;
@@ -429,6 +518,7 @@ export function mountBaccarat(main, table, ctx) {
         <span class="phase" id="phase" data-phase="${esc(s.phase)}">${esc(t("phase." + s.phase))}</span>${s.connected ? "" : ` <span class="offline">${esc(t("offline"))}</span>`}</p>
         <p class="commitment">${esc(t("fair.commitment"))} (${esc(t("fair.shoe", { shoe: s.shoe ?? "–" }))}): <code id="commitment">${esc(s.commitment || "")}</code>${seedHtml(t, s.seed)}</p>`,
       "#coup": sideHtml("player") + sideHtml("banker"),
+      "#round-result": feltResultHtml(),
       "#banner": s.banner ? `<p>${esc(t(s.banner[0], s.banner[1]))}</p>` : "",
       "#spots": spotsHtml(),
       "#edges": edgesHtml(),
@@ -439,7 +529,9 @@ export function mountBaccarat(main, table, ctx) {
             ? cutHtml(t, s.cut, player)
             : squeezeHtml(),
       "#seats": seatsHtml(),
-      "#tray": player ? chipTray(t, chips, s.chip, s.stake, s.phase === "betting", "chip.hint_bac") : "",
+      "#tray": player
+        ? chipTray(t, chips, s.chip, s.stake, s.phase === "betting", "chip.hint_bac", { chips: s.stakeChips, lastBets: s.lastBets, note: s.note, busy: s.busy })
+        : "",
       "#results": resultsHtml(),
       "#roads": roadsHtml(),
       "#rules-slot": rulesPanel(t, table),
@@ -455,16 +547,53 @@ export function mountBaccarat(main, table, ctx) {
     }
   }
 
+  /** A refused stake is not kept: the next click starts a new one. */
+  function refuse(reason) {
+    s.note = reason;
+    stake.clear();
+    ctx.toast(reason);
+    update();
+  }
+
   async function bet(spot) {
-    if (!player || s.phase !== "betting") return;
+    if (!player || s.phase !== "betting" || s.busy) return;
     const amount = s.stake || s.chip;
+    const local = localRefusal(t, table, rules, spot, amount);
+    if (local) {
+      refuse(local);
+      return;
+    }
+    s.busy = true;
     try {
       const answer = await api("POST", `/api/tables/${table.id}/bets`, { spot, amount: String(amount) }, { key: newKey() });
       ctx.setBalance(answer.balance);
-      s.stake = 0;
+      stake.clear();
+      s.note = "";
     } catch (error) {
-      ctx.toast(error.message);
+      refuse(error.message);
     }
+    s.busy = false;
+    update();
+  }
+
+  /** Re-bet (times 1) or Double bet (times 2) the last coup's bets, each its own bet, stopping at the
+   *  first refusal with its reason. */
+  async function again(times) {
+    if (!player || s.phase !== "betting" || s.busy || !s.lastBets.length) return;
+    const bets = s.lastBets.map((b) => ({ spot: b.spot, amount: b.amount * times }));
+    for (const b of bets) {
+      const local = localRefusal(t, table, rules, b.spot, b.amount);
+      if (local) {
+        refuse(t("tbl.rebet_stopped", { reason: local }));
+        return;
+      }
+    }
+    s.busy = true;
+    update();
+    const { refused } = await sendBets(table.id, bets, ctx);
+    s.busy = false;
+    if (refused) refuse(t("tbl.rebet_stopped", { reason: refused }));
+    else s.note = "";
     update();
   }
 
@@ -489,14 +618,26 @@ export function mountBaccarat(main, table, ctx) {
   function onClick(event) {
     const chip = event.target.closest(".chip");
     if (chip && !chip.disabled) {
-      s.chip = Number(chip.dataset.value);
-      s.stake += s.chip;
+      stake.add(Number(chip.dataset.value));
       update();
       return;
     }
     if (event.target.closest("#clear-stake")) {
-      s.stake = 0;
+      stake.clear();
       update();
+      return;
+    }
+    if (event.target.closest("#undo-stake")) {
+      stake.undo();
+      update();
+      return;
+    }
+    if (event.target.closest("#rebet")) {
+      again(1);
+      return;
+    }
+    if (event.target.closest("#double-bet")) {
+      again(2);
       return;
     }
     const spot = event.target.closest(".bet-spot");
@@ -532,8 +673,15 @@ export function mountBaccarat(main, table, ctx) {
       event.preventDefault();
       bet(spot);
     } else if (key === "C") {
-      s.stake = 0;
+      stake.clear();
       update();
+    } else if (key === "U") {
+      stake.undo();
+      update();
+    } else if (key === "A") {
+      again(1);
+    } else if (key === "X") {
+      again(2);
     }
   }
 
@@ -554,7 +702,7 @@ export function mountBaccarat(main, table, ctx) {
     table.id,
     (message) => {
       if (message.type === "snapshot") fromSnapshot(message.snapshot);
-      else if (message.event) {
+      else if (message.event && !(message.seq !== undefined && message.seq !== null && message.seq <= s.snapSeq)) {
         apply(message.event);
         if (message.your_actions) s.actions = message.your_actions;
       }

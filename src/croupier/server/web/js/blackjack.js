@@ -19,9 +19,9 @@
 
 import { api, newKey, watchTable } from "./api.js";
 import { esc, money, signed, signedCents, cents, centsText, bjTotal, isoMs, chipValues } from "./util.js";
-import { cardSvg } from "./svg.js";
+import { cardSvg, chipStack } from "./svg.js";
 import { rulesFor } from "./rules.js";
-import { patch, chipTray, rulesPanel, isTyping, cutHtml, sendCut, cutLine, seedHtml, cutState } from "./common.js";
+import { patch, chipTray, rulesPanel, isTyping, cutHtml, sendCut, cutLine, seedHtml, cutState, stakeOps, localRefusal, sendBets } from "./common.js";
 
 const SHORTCUTS = { hit: "H", stand: "S", double: "D", split: "P", surrender: "R", insurance: "I", even_money: "E" };
 const DECISIONS = ["hit", "stand", "double", "split", "surrender"];
@@ -82,6 +82,10 @@ export function mountBlackjack(main, table, ctx) {
     banner: "",
     chip: chips[0],
     stake: 0,
+    stakeChips: [], // the chips of the stake being built, in order (Undo takes the last)
+    note: "", // the last refusal of a bet, local or the server's
+    lastBets: [], // this player's bets of the last round dealt: [{spot: box, amount}] (Re-bet, Double bet)
+    snapSeq: -1, // the snapshot's seq: events up to it are in it already
     insuranceDismissed: false,
     shoe: null,
     commitment: null,
@@ -97,11 +101,13 @@ export function mountBlackjack(main, table, ctx) {
     match: {}, // box -> this player matches the decider's doubles and splits there (Art. 13)
   };
   const { openCut, loadSeed } = cutState(s, player, B, () => update());
+  const stake = stakeOps(s, chips);
 
   main.innerHTML = `<section class="table-view blackjack" id="bj-table" data-table="${table.id}" data-preset="${esc(table.rules)}">
     <div class="table-head" id="sec-head"></div>
     <div class="felt">
       <div class="dealer-area" id="dealer" aria-live="polite"></div>
+      <div class="round-result" id="round-result" aria-live="polite"></div>
       <div class="banner" id="banner" role="status" aria-live="assertive"></div>
       <div class="boxes" id="boxes"></div>
     </div>
@@ -140,6 +146,11 @@ export function mountBlackjack(main, table, ctx) {
   }
 
   function applySnapshot(snapshot) {
+    s.snapSeq = Number(snapshot.seq ?? -1);
+    const last = snapshot.last_round;
+    if (last && !last.voided && ((last.boxes || []).length || (last.payments || []).length)) {
+      s.last = fromView({ ...last, number: last.number ?? (snapshot.round ? snapshot.round.number - 1 : null) });
+    }
     s.phase = snapshot.phase;
     s.shoe = snapshot.shoe ? snapshot.shoe.id : null;
     s.commitment = snapshot.shoe ? snapshot.shoe.commitment : null;
@@ -187,6 +198,12 @@ export function mountBlackjack(main, table, ctx) {
         break;
       }
       case "no_more_bets":
+        if (player) {
+          const mine = Object.entries(s.round.boxes)
+            .filter(([, b]) => b.bets[player])
+            .map(([n, b]) => ({ spot: Number(n), amount: Number(b.bets[player]) }));
+          if (mine.length) s.lastBets = mine;
+        }
         s.phase = "playing";
         s.closesAt = 0;
         s.banner = B("bj.no_more_bets");
@@ -440,8 +457,46 @@ export function mountBlackjack(main, table, ctx) {
   /** The round whose cards are drawn: the last one stays on the felt until the new one has a bet. */
   function shown() {
     const r = s.round;
-    if (s.last && !Object.keys(r.boxes).length && !r.dealer.cards.length && !r.dealer.hole) return s.last;
+    const dealt = r.dealer.cards.length || r.dealer.hole || Object.values(r.boxes).some((b) => b.hands.some((h) => h.cards.length));
+    if (s.last && !dealt && !r.payments.length) return s.last;
     return r;
+  }
+
+  /** The round whose result is on the felt: this one once settled, else the last one until the next
+   *  round's deal starts (its first card). */
+  function resultRound() {
+    if (s.round.payments.length) return s.round;
+    return shown() === s.last ? s.last : null;
+  }
+
+  function feltResultHtml() {
+    const r = resultRound();
+    if (!r || !r.payments.length) return "";
+    const mine = r.payments.filter((p) => player && p.player === player);
+    const dealer = r.dealer.cards;
+    const [dealerTotal] = bjTotal(dealer);
+    const rows = mine
+      .map((p) => {
+        const h = p.hand === null || p.hand === undefined ? null : r.boxes[p.box]?.hands[p.hand];
+        const cards = h ? h.cards.filter(Boolean).map((c) => cardSvg(c, t)).join("") : "";
+        const amount = cents(p.amount) ?? 0n;
+        const badge = p.kind === "blackjack" ? `<span class="badge blackjack">${esc(t("tbl.blackjack"))}</span>` : "";
+        return `<li class="result-hand ${esc(p.kind)}" data-kind="${esc(p.kind)}"><span class="result-label">${esc(p.hand === null || p.hand === undefined ? t("bj.box", { box: p.box }) : where(p.box, p.hand))}</span>
+          <span class="mini-cards">${cards}</span>${badge}<span class="result-kind">${esc(t("pay_kind." + p.kind))}</span>
+          <strong class="result-amount ${amount > 0n ? "win" : amount < 0n ? "lose" : "push"}">${esc(signedCents(amount))}</strong></li>`;
+      })
+      .join("");
+    const net = mine.reduce((sum, p) => sum + (cents(p.amount) ?? 0n), 0n);
+    const kind = net > 0n ? "win" : net < 0n ? "lose" : "push";
+    const outcome = mine.length
+      ? `<p class="result-net ${kind}" id="result-net" data-net="${centsText(net, false)}" data-outcome="${kind}">${esc(
+          kind === "win" ? t("tbl.you_win", { amount: money(centsText(net, false)) }) : kind === "lose" ? t("tbl.you_lose", { amount: money(centsText(-net, false)) }) : t("tbl.push"),
+        )}</p>`
+      : "";
+    return `<div class="result-card" data-round="${esc(r.number ?? "")}">
+      <p class="result-title">${esc(t("bj.results", { number: r.number ?? "" }))}${r === s.round ? "" : ` <small>${esc(t("bj.last_round"))}</small>`}</p>
+      <p class="result-dealer"><span class="result-label">${esc(t("bj.dealer"))} ${dealer.length ? esc(String(dealerTotal)) : ""}</span><span class="mini-cards">${dealer.map((c) => cardSvg(c, t)).join("")}</span></p>
+      ${rows ? `<ul class="result-hands">${rows}</ul>` : ""}${outcome}</div>`;
   }
 
   /** Art. 13: the highest bet decides; on equal highest bets the first of them to have bet (the seated
@@ -494,12 +549,15 @@ export function mountBlackjack(main, table, ctx) {
         : "";
       const occupant = s.seats[n];
       const seated = occupant && occupant === player;
+      const total = bets.reduce((sum, [, a]) => sum + (cents(a) ?? 0n), 0n);
+      const stack = total > 0n ? `<div class="stack-slot">${chipStack(centsText(total, false), chips, esc(money(centsText(total, false))))}</div>` : "";
+      const oneBet = mine && s.phase === "betting" ? `<p class="one-bet">${esc(t("tbl.one_bet_per_box"))}</p>` : "";
       html += `<div class="box${mine ? " mine" : ""}${bets.length ? " taken" : ""}${seated ? " seated" : ""}" data-box="${n}" role="group" aria-label="${esc(t("bj.box", { box: n }))}">
         <h3>${esc(t("bj.box", { box: n }))}</h3>
         ${seatHtml(n)}
-        <ul class="bets">${betList || `<li class="open">${esc(t("bj.no_bets"))}</li>`}</ul>
+        ${stack}<ul class="bets">${betList || `<li class="open">${esc(t("bj.no_bets"))}</li>`}</ul>
         <div class="hands">${hands}</div>
-        ${button}${matchHtml(n)}
+        ${button}${oneBet}${matchHtml(n)}
       </div>`;
     }
     return html;
@@ -632,10 +690,13 @@ export function mountBlackjack(main, table, ctx) {
     patch(root, {
       "#sec-head": headHtml(),
       "#dealer": dealerHtml(),
+      "#round-result": feltResultHtml(),
       "#banner": s.banner ? `<p>${esc(t(s.banner[0], s.banner[1]))}</p>` : "",
       "#boxes": boxesHtml(),
       "#prompt": promptHtml(),
-      "#tray": player ? chipTray(t, chips, s.chip, s.stake, s.phase === "betting") : `<p class="hint">${esc(t("bj.watching"))}</p>`,
+      "#tray": player
+        ? chipTray(t, chips, s.chip, s.stake, s.phase === "betting", "chip.hint", { chips: s.stakeChips, lastBets: s.lastBets, note: s.note, busy: s.busy })
+        : `<p class="hint">${esc(t("bj.watching"))}</p>`,
       "#results": resultsHtml(),
       "#rules-slot": rulesPanel(t, table),
       "#log-title": esc(t("log.title")),
@@ -654,18 +715,58 @@ export function mountBlackjack(main, table, ctx) {
   // ------------------------------------------------------------------------------------------------
   // doing things
 
+  /** A refused stake is not kept: the next click starts a new one. */
+  function refuse(reason) {
+    s.note = reason;
+    stake.clear();
+    ctx.toast(reason);
+    update();
+  }
+
   async function placeBet(n) {
-    if (!canBetOn(n)) return;
+    if (!canBetOn(n) || s.busy) return;
     const amount = s.stake || s.chip;
+    const local = localRefusal(t, table, rules, String(n), amount);
+    if (local) {
+      refuse(local);
+      return;
+    }
     const body = { spot: String(n), amount: String(amount) };
     if (behind(n)) body.match = s.match[n] !== false; // Art. 13: match the decider's doubles and splits
+    s.busy = true;
     try {
       const answer = await api("POST", `/api/tables/${table.id}/bets`, body, { key: newKey() });
       ctx.setBalance(answer.balance);
-      s.stake = 0;
+      stake.clear();
+      s.note = "";
     } catch (error) {
-      ctx.toast(error.message);
+      refuse(error.message);
     }
+    s.busy = false;
+    update();
+  }
+
+  /** Re-bet (times 1) or Double bet (times 2) the last round's bets, each its own bet with its own
+   *  Idempotency-Key, stopping at the first refusal with its reason. */
+  async function again(times) {
+    if (!player || s.phase !== "betting" || s.busy || !s.lastBets.length) return;
+    const bets = s.lastBets.map((b) => {
+      const body = behind(b.spot) ? { match: s.match[b.spot] !== false } : {};
+      return { spot: b.spot, amount: b.amount * times, body };
+    });
+    for (const b of bets) {
+      const local = localRefusal(t, table, rules, String(b.spot), b.amount);
+      if (local) {
+        refuse(t("tbl.rebet_stopped", { reason: local }));
+        return;
+      }
+    }
+    s.busy = true;
+    update();
+    const { refused } = await sendBets(table.id, bets, ctx);
+    s.busy = false;
+    if (refused) refuse(t("tbl.rebet_stopped", { reason: refused }));
+    else s.note = "";
     update();
   }
 
@@ -757,14 +858,26 @@ export function mountBlackjack(main, table, ctx) {
   function onClick(event) {
     const chip = event.target.closest(".chip");
     if (chip && !chip.disabled) {
-      s.chip = Number(chip.dataset.value);
-      s.stake += s.chip;
+      stake.add(Number(chip.dataset.value));
       update();
       return;
     }
     if (event.target.closest("#clear-stake")) {
-      s.stake = 0;
+      stake.clear();
       update();
+      return;
+    }
+    if (event.target.closest("#undo-stake")) {
+      stake.undo();
+      update();
+      return;
+    }
+    if (event.target.closest("#rebet")) {
+      again(1);
+      return;
+    }
+    if (event.target.closest("#double-bet")) {
+      again(2);
       return;
     }
     const bet = event.target.closest(".bet-here");
@@ -808,13 +921,23 @@ export function mountBlackjack(main, table, ctx) {
       return;
     }
     if (s.phase === "betting" && (key === "=" || key === "+")) {
-      s.stake += s.chip;
+      stake.add(s.chip);
       update();
       return;
     }
     if (key === "c" && s.phase === "betting") {
-      s.stake = 0;
+      stake.clear();
       update();
+      return;
+    }
+    if (key === "u" && s.phase === "betting") {
+      stake.undo();
+      update();
+      return;
+    }
+    if ((key === "a" || key === "x") && s.phase === "betting") {
+      event.preventDefault();
+      again(key === "a" ? 1 : 2);
       return;
     }
     if (key === "n" && s.pending && s.pending.kind === "insurance") {
@@ -851,7 +974,7 @@ export function mountBlackjack(main, table, ctx) {
     table.id,
     (message) => {
       if (message.type === "snapshot") applySnapshot(message.snapshot);
-      else if (message.event) {
+      else if (message.event && !(message.seq !== undefined && message.seq !== null && message.seq <= s.snapSeq)) {
         apply(message.event);
         if (message.your_actions) s.actions = message.your_actions;
       }

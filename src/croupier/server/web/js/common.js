@@ -1,6 +1,6 @@
 // Pieces both table views use: the chip tray, the rules panel, section rendering, shortcuts.
 
-import { api } from "./api.js";
+import { api, newKey } from "./api.js";
 import { esc, money, tickCountdowns } from "./util.js";
 import { chipSvg } from "./svg.js";
 import { ruleRows, payouts, rulesFor } from "./rules.js";
@@ -23,17 +23,77 @@ export function patch(root, sections) {
   }
 }
 
-export function chipTray(t, values, selected, stake, enabled, hint = "chip.hint") {
+/** The chip tray: chips, the stake being built with Undo and Clear, and Re-bet / Double bet of the
+ *  last round's bets; `note` is the last refusal (local or the server's), shown until the next stake. */
+export function chipTray(t, values, selected, stake, enabled, hint = "chip.hint", extra = {}) {
   const chips = values
     .map(
       (value) => `<button type="button" class="chip${value === selected ? " selected" : ""}" id="chip-${value}" data-value="${value}"
         aria-pressed="${value === selected}" aria-label="${esc(t("chip.add", { amount: money(value) }))}" ${enabled ? "" : "disabled"}>${chipSvg(value)}</button>`,
     )
     .join("");
+  const chipsPlaced = extra.chips || [];
+  const last = extra.lastBets || [];
+  const total = last.reduce((sum, b) => sum + Number(b.amount), 0);
+  const again = enabled && last.length && !extra.busy;
   return `<div class="chips" role="group" aria-label="${esc(t("chip.tray"))}">${chips}</div>
-    <p class="stake">${esc(t("chip.stake"))}: <strong id="stake" data-amount="${stake}">${esc(money(stake))}</strong>
+    <p class="stake">${esc(t("chip.stake"))}: <strong id="stake" data-amount="${stake}" data-chips="${esc(chipsPlaced.join(","))}">${esc(money(stake))}</strong>
+    <button type="button" id="undo-stake" class="small" aria-keyshortcuts="U" ${enabled && chipsPlaced.length ? "" : "disabled"}>${esc(t("tbl.undo"))} <kbd>U</kbd></button>
     <button type="button" id="clear-stake" class="small" ${enabled && stake ? "" : "disabled"}>${esc(t("chip.clear"))} <kbd>C</kbd></button></p>
+    <p class="rebet-row"><button type="button" id="rebet" class="small" aria-keyshortcuts="A" ${again ? "" : "disabled"}>${esc(t("tbl.rebet"))}${total ? ` ${esc(money(String(total)))}` : ""} <kbd>A</kbd></button>
+    <button type="button" id="double-bet" class="small" aria-keyshortcuts="X" ${again ? "" : "disabled"}>${esc(t("tbl.double_bet"))}${total ? ` ${esc(money(String(total * 2)))}` : ""} <kbd>X</kbd></button></p>
+    ${extra.note ? `<p class="stake-note" id="stake-note" role="alert">${esc(extra.note)}</p>` : ""}
     <p class="hint">${esc(t(hint))}</p>`;
+}
+
+/** The stake being built, chip by chip (Undo takes the last chip off; Clear all, and the smallest chip
+ *  is selected again). */
+export function stakeOps(s, chips) {
+  return {
+    add(value) {
+      s.chip = value;
+      s.stakeChips.push(value);
+      s.stake = s.stakeChips.reduce((a, b) => a + b, 0);
+      s.note = "";
+    },
+    undo() {
+      s.stakeChips.pop();
+      s.stake = s.stakeChips.reduce((a, b) => a + b, 0);
+    },
+    clear() {
+      s.stakeChips = [];
+      s.stake = 0;
+      s.chip = chips[0];
+    },
+  };
+}
+
+/** What the table's limits refuse before a bet is sent (null: nothing): the server decides the rest. */
+export function localRefusal(t, table, rules, spot, amount) {
+  const min = Number(table.min_bet);
+  const max = Number(table.max_bet);
+  if (amount < min) return t("tbl.below_min", { amount: money(String(amount)), min: money(table.min_bet) });
+  if (amount > max) return t("tbl.above_max", { amount: money(String(amount)), max: money(table.max_bet) });
+  if (spot === "banker" && rules.banker_bet_multiple_of_min === true && Math.abs(amount / min - Math.round(amount / min)) > 1e-9) {
+    return t("tbl.banker_multiple", { amount: money(String(amount)), min: money(table.min_bet) });
+  }
+  return null;
+}
+
+/** Send `bets` ([{spot, amount, body?}]) one by one, each with its own Idempotency-Key; stop at the first
+ *  refusal. Returns {placed, refused: reason | null}. */
+export async function sendBets(tableId, bets, ctx) {
+  let placed = 0;
+  for (const b of bets) {
+    try {
+      const answer = await api("POST", `/api/tables/${tableId}/bets`, { ...(b.body || {}), spot: String(b.spot), amount: String(b.amount) }, { key: newKey() });
+      ctx.setBalance(answer.balance);
+      placed += 1;
+    } catch (error) {
+      return { placed, refused: error.message };
+    }
+  }
+  return { placed, refused: null };
 }
 
 export function rulesPanel(t, table) {

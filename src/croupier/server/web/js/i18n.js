@@ -431,6 +431,25 @@ const EN = {
   "fair.no_card": "no card",
   "fair.in_browser": "Checked in this browser with Web Crypto: the server was asked for nothing but the shoe's document.",
   "history.more": "Older rounds",
+  // tables: chips, results, roads
+  "tbl.undo": "Undo",
+  "tbl.rebet": "Re-bet",
+  "tbl.double_bet": "Double bet",
+  "tbl.below_min": "Not sent: {amount} is below the table minimum {min}",
+  "tbl.above_max": "Not sent: {amount} is above the table maximum {max}",
+  "tbl.banker_multiple": "Not sent: banker bets go in multiples of the minimum {min} (Art. 18); {amount} is not",
+  "tbl.multiples_of": "multiples of {min}",
+  "tbl.rebet_stopped": "Re-bet stopped: {reason}",
+  "tbl.add_to_bet": "Add to bet",
+  "tbl.one_bet_per_box": "One bet per player per box (Art. 2.3): yours is placed and cannot be added to",
+  "tbl.last_coup": "(last coup {coup})",
+  "tbl.last_coup_short": "(last coup)",
+  "tbl.you_win": "You win {amount}",
+  "tbl.you_lose": "You lose {amount}",
+  "tbl.push": "Push: your stake back",
+  "tbl.blackjack": "Blackjack",
+  "tbl.colour.red": "red",
+  "tbl.colour.blue": "blue",
 };
 
 const ZH = {
@@ -864,6 +883,25 @@ const ZH = {
   "fair.no_card": "沒有牌",
   "fair.in_browser": "已在此瀏覽器以 Web Crypto 核對：除牌靴文件外，未向伺服器索取任何資料。",
   "history.more": "更早的牌局",
+  // tables: chips, results, roads
+  "tbl.undo": "撤回",
+  "tbl.rebet": "重複下注",
+  "tbl.double_bet": "加倍下注",
+  "tbl.below_min": "未送出：{amount} 低於本枱最低注 {min}",
+  "tbl.above_max": "未送出：{amount} 高於本枱最高注 {max}",
+  "tbl.banker_multiple": "未送出：莊家注須為最低注 {min} 的倍數（第 18 條）；{amount} 不是",
+  "tbl.multiples_of": "{min} 的倍數",
+  "tbl.rebet_stopped": "重複下注已停止：{reason}",
+  "tbl.add_to_bet": "加注",
+  "tbl.one_bet_per_box": "每位玩家每門只可下一注（第 2.3 條）：你的注已下，不能再加",
+  "tbl.last_coup": "（上一局 {coup}）",
+  "tbl.last_coup_short": "（上一局）",
+  "tbl.you_win": "你贏 {amount}",
+  "tbl.you_lose": "你輸 {amount}",
+  "tbl.push": "和局：退回注碼",
+  "tbl.blackjack": "廿一點",
+  "tbl.colour.red": "紅",
+  "tbl.colour.blue": "藍",
 };
 
 const DICTIONARIES = { en: EN, "zh-Hant": ZH };

@@ -41,6 +41,7 @@ const CHIP_COLOURS = [
   [5, "#c0121c", "#ffffff", "#fff"],
   [10, "#1d3a8a", "#ffffff", "#fff"],
   [25, "#0c6b32", "#ffffff", "#fff"],
+  [50, "#e06d10", "#111111", "#111"],
   [100, "#111111", "#f5c542", "#fff"],
   [500, "#5b2a86", "#f5c542", "#fff"],
   [1000, "#b8860b", "#111111", "#111"],
@@ -67,4 +68,35 @@ export function chipSvg(value) {
   return `<svg class="chip-svg" viewBox="0 0 60 60" aria-hidden="true" focusable="false"><circle cx="30" cy="30" r="28" fill="${body}" stroke="#000" stroke-width="1.5"/>${stripes}
 <circle cx="30" cy="30" r="17" fill="${body}" stroke="${edge}" stroke-width="2" stroke-dasharray="4 3"/>
 <text x="30" y="${30 + size / 3}" font-size="${size}" font-weight="700" text-anchor="middle" fill="${ink}" font-family="system-ui, sans-serif">${text}</text></svg>`;
+}
+
+/** The chips of `amount` on a spot, as a stack (largest at the bottom, at most 6 drawn) with the amount:
+ *  `values` are the table's chip values. */
+export function chipStack(amount, values, label) {
+  let left = Math.round(Number(amount) * 100);
+  const chips = [];
+  for (const value of [...values].sort((a, b) => b - a)) {
+    const v = Math.round(Number(value) * 100);
+    while (v > 0 && left >= v && chips.length < 24) {
+      chips.push(value);
+      left -= v;
+    }
+  }
+  if (!chips.length) chips.push(values[0]);
+  const drawn = chips.slice(0, 6);
+  const layers = drawn
+    .map((value, i) => `<span class="stack-chip" style="bottom:${i * 5}px">${chipSvg(value)}</span>`)
+    .join("");
+  return `<span class="chip-stack" data-amount="${amount}" data-chips="${chips.length}"><span class="stack-chips" style="height:${30 + (drawn.length - 1) * 5}px">${layers}</span><span class="stack-amount">${label}</span></span>`;
+}
+
+/** A derived road's mark (Macau convention): big eye boy a hollow circle, small road a filled dot,
+ *  cockroach pig a slash; red or blue. */
+export function roadMark(road, colour) {
+  const ink = colour === "red" ? "#c8102e" : "#1546d1";
+  let glyph;
+  if (road === "big_eye_boy") glyph = `<circle cx="10" cy="10" r="6.5" fill="none" stroke="${ink}" stroke-width="3"/>`;
+  else if (road === "small_road") glyph = `<circle cx="10" cy="10" r="7" fill="${ink}"/>`;
+  else glyph = `<line x1="4" y1="16" x2="16" y2="4" stroke="${ink}" stroke-width="3.5" stroke-linecap="round"/>`;
+  return `<svg viewBox="0 0 20 20" aria-hidden="true" focusable="false">${glyph}</svg>`;
 }
