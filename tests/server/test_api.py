@@ -32,13 +32,21 @@ def test_sign_in_lobby_and_me(server: Server) -> None:
 
 def test_bad_sign_in_and_missing_token(server: Server) -> None:
     answer = server.client.post("/api/login", json={"name": "ana", "password": "wrong"})
-    assert answer.status_code == 401 and answer.json() == {"error": "sign in: unknown name or wrong password"}
+    assert answer.status_code == 401 and answer.json() == {
+        "error": "sign in: unknown name or wrong password",
+        "code": "auth.bad_credentials",
+        "params": {},
+    }
     answer = server.client.get("/api/me")
     assert answer.status_code == 401 and "Bearer" in answer.json()["error"]
     answer = server.client.get("/api/me", headers={"Authorization": "Bearer nonsense"})
     assert answer.status_code == 401
     answer = server.client.post("/api/login", json={"name": "ana"})
-    assert answer.status_code == 422 and answer.json() == {"error": "password: Field required"}
+    assert answer.status_code == 422 and answer.json() == {
+        "error": "password: Field required",
+        "code": "request.invalid",
+        "params": {"fields": "password"},
+    }
 
 
 def test_a_round_from_bet_to_settlement(server: Server) -> None:

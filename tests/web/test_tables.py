@@ -478,13 +478,13 @@ def test_traditional_chinese_phone_width_and_contrast(new_page: Any, screenshots
     page.screenshot(path=str(screenshots / "macau-1983-phone.png"), full_page=True)
     failures = contrast_failures(page)
     assert not failures, failures
-    page.click("#lang-toggle")
+    page.select_option("#lang-select", "zh-Hant")
     page.wait_for_selector("#bj-table h3:has-text('第 1 門')")
     assert page.evaluate("document.documentElement.lang") == "zh-Hant"
     assert "規則" in page.inner_text("#rules-panel summary")
     assert page.evaluate("import('/js/i18n.js').then((m) => m.MISSING())") == []  # every text in both
     page.screenshot(path=str(screenshots / "macau-1983-phone-zh-Hant.png"), full_page=True)
-    page.click("#lang-toggle")
+    page.select_option("#lang-select", "en")
     page.wait_for_selector("#bj-table h3:has-text('Box 1')")
 
     desktop = new_page()

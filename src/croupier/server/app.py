@@ -29,9 +29,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from croupier import __version__
 from croupier.errors import CroupierError
 from croupier.money import parse_amount
-from croupier.server import history, ledger, tables_admin
+from croupier.server import codes, history, ledger, tables_admin
 from croupier.server.actor import TableActor, table_rules
-from croupier.server.auth import AuthError, Identity, create_account, identify, sign_in
+from croupier.server.auth import AuthError, Identity, create_account, identify, revoke, sign_in
 from croupier.server.baccarat_round import BaccaratDriver
 from croupier.server.clock import Clock, SystemClock
 from croupier.server.commands import Command, Refused, request_digest
@@ -188,9 +188,9 @@ class Service:
             )
             return {"answer": await actor.submit(command)}
         except Refused as refused:
-            return {"error": str(refused), "status": refused.status}
+            return {**codes.body(str(refused), refused.code, refused.params), "status": refused.status}
         except CroupierError as error:
-            return {"error": str(error), "status": 409}
+            return {**codes.body(str(error)), "status": 409}
 
     async def submit(self, table_id: int, command: Command) -> dict[str, Any]:
         """Run ``command`` at its table, in this process or in the one that runs the table."""
@@ -207,7 +207,7 @@ class Service:
         try:
             return await self.hub.request(table_id, message)
         except RemoteError as error:
-            raise Refused(str(error), error.status) from None
+            raise Refused(str(error), error.status, error.code, error.params) from None
 
     async def snapshot(self, table_id: int, viewer: str | None, staff: bool = False) -> dict[str, Any]:
         """What ``viewer`` sees of the table (``staff``: a dealer or supervisor, who may see surveillance)."""
@@ -218,7 +218,7 @@ class Service:
         try:
             return await self.hub.request(table_id, {"kind": "snapshot", "viewer": viewer, "staff": staff})
         except RemoteError as error:
-            raise Refused(str(error), error.status) from None
+            raise Refused(str(error), error.status, error.code, error.params) from None
 
     async def _known_table(self, table_id: int) -> None:
         async with self.reader() as session:
@@ -359,20 +359,20 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     @app.exception_handler(Refused)
     async def refused(_request: Request, error: Refused) -> JSONResponse:
-        return JSONResponse({"error": str(error)}, status_code=error.status)
+        return JSONResponse(codes.body(str(error), error.code, error.params), status_code=error.status)
 
     @app.exception_handler(AuthError)
     async def auth_error(_request: Request, error: AuthError) -> JSONResponse:
         status = 403 if "may not" in str(error) or "only" in str(error) else 401
-        return JSONResponse({"error": str(error)}, status_code=status)
+        return JSONResponse(codes.body(str(error)), status_code=status)
 
     @app.exception_handler(history.HistoryError)
     async def history_error(_request: Request, error: history.HistoryError) -> JSONResponse:
-        return JSONResponse({"error": str(error)}, status_code=error.status)
+        return JSONResponse(codes.body(str(error)), status_code=error.status)
 
     @app.exception_handler(CroupierError)
     async def croupier_error(_request: Request, error: CroupierError) -> JSONResponse:
-        return JSONResponse({"error": str(error)}, status_code=409)
+        return JSONResponse(codes.body(str(error)), status_code=409)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
@@ -387,12 +387,14 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         for problem in error.errors():
             where = ".".join(str(p) for p in problem.get("loc", ()) if p != "body")
             parts.append(f"{where}: {problem.get('msg', 'invalid')}")
-        return JSONResponse({"error": "; ".join(parts) or "invalid request"}, status_code=422)
+        fields = ", ".join(".".join(str(p) for p in e.get("loc", ()) if p != "body") for e in error.errors())
+        answer = codes.body("; ".join(parts) or "invalid request", "request.invalid", {"fields": fields})
+        return JSONResponse(answer, status_code=422)
 
     @app.exception_handler(Exception)
     async def fault(_request: Request, error: Exception) -> JSONResponse:
         log.exception("unexpected fault", exc_info=error)
-        return JSONResponse({"error": "internal error; nothing was changed"}, status_code=500)
+        return JSONResponse(codes.body("internal error; nothing was changed", "internal"), status_code=500)
 
     async def db() -> AsyncIterator[AsyncSession]:
         async with service.session() as session:
@@ -432,6 +434,16 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         async with session.begin():
             token, identity = await sign_in(session, body.name, body.password)
         return {"token": token, "account": {"id": identity.id, "name": identity.name, "role": identity.role}}
+
+    @app.post("/api/logout", tags=["accounts"])
+    async def logout(
+        identity: Me, session: Db, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Sign out: the token is revoked (its row deleted); a later request with it is answered 401."""
+        assert authorization is not None  # ``identity`` was found from it
+        async with session.begin():
+            await revoke(session, authorization[7:].strip())
+        return {"signed_out": identity.name}
 
     @app.get("/api/me", tags=["accounts"])
     async def me(identity: Me, session: ReadDb) -> dict[str, Any]:

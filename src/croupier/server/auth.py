@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from croupier.errors import CroupierError
@@ -89,3 +89,8 @@ async def identify(session: AsyncSession, token: str) -> Identity:
     if expires < datetime.now(UTC):
         raise AuthError("the token has expired; sign in again")
     return Identity(row[0], row[1], row[2])
+
+
+async def revoke(session: AsyncSession, token: str) -> None:
+    """Sign out: the token's row is deleted, so that it identifies no one any more."""
+    await session.execute(delete(Token).where(Token.digest == digest(token)))

@@ -13,11 +13,17 @@ from croupier.server.auth import Identity
 
 
 class Refused(CroupierError):
-    """A command the table refuses; ``status`` is the HTTP status to answer with."""
+    """A command the table refuses; ``status`` is the HTTP status to answer with; ``code`` and ``params``
+    name the refusal for a page that says it in its own language (``croupier.server.codes``: when not
+    given, the code is found from the English text)."""
 
-    def __init__(self, message: str, status: int = 409) -> None:
+    def __init__(
+        self, message: str, status: int = 409, code: str | None = None, params: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
+        self.code = code
+        self.params = params
 
 
 @dataclass

@@ -53,9 +53,13 @@ class Subscription:
 class RemoteError(Exception):
     """The process that runs a table refused a command, or did not answer."""
 
-    def __init__(self, message: str, status: int) -> None:
+    def __init__(
+        self, message: str, status: int, code: str | None = None, params: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
+        self.code = code
+        self.params = params
 
 
 class Hub:
@@ -130,7 +134,9 @@ class Hub:
         finally:
             self._waiting.pop(request_id, None)
         if "error" in answer:
-            raise RemoteError(str(answer["error"]), int(answer.get("status", 409)))
+            raise RemoteError(
+                str(answer["error"]), int(answer.get("status", 409)), answer.get("code"), answer.get("params")
+            )
         return dict(answer.get("answer", {}))
 
     async def stop(self) -> None:

@@ -1,5 +1,7 @@
 // REST and WebSocket access to `croupier serve` (docs/protocol.md).
 
+import { errorText } from "./i18n.js";
+
 export const session = {
   get token() {
     return sessionStorage.getItem("croupier.token");
@@ -18,11 +20,22 @@ export const session = {
   },
 };
 
+/** A refused request: `message` in the page's language (by the answer's `code`, with its `params`),
+ * `english` the server's text; status 0 and code "network" when no answer came at all. */
 export class ApiError extends Error {
-  constructor(status, message) {
-    super(message);
+  constructor(status, english, code = null, params = null) {
+    super(errorText(code, params, english));
     this.status = status;
+    this.english = english;
+    this.code = code;
+    this.params = params;
   }
+}
+
+/** Called when the server answers 401 to a signed-in request: the token has expired or was revoked. */
+let onSignedOut = null;
+export function whenSignedOut(handler) {
+  onSignedOut = handler;
 }
 
 export function newKey() {
@@ -42,7 +55,7 @@ export async function api(method, path, body, { key, token } = {}) {
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (error) {
-    throw new ApiError(0, String(error.message || error));
+    throw new ApiError(0, String(error.message || error), "network");
   }
   let data = null;
   try {
@@ -51,12 +64,15 @@ export async function api(method, path, body, { key, token } = {}) {
     data = null;
   }
   if (!response.ok) {
-    throw new ApiError(response.status, (data && data.error) || `HTTP ${response.status}`);
+    const refused = new ApiError(response.status, (data && data.error) || `HTTP ${response.status}`, data && data.code, data && data.params);
+    if (response.status === 401 && bearer && !token && bearer === session.token && onSignedOut) onSignedOut(refused);
+    throw refused;
   }
   return data;
 }
 
-/** A table's live view: calls `onMessage(message)` for the snapshot and each event; reconnects. */
+/** A table's live view: calls `onMessage(message)` for the snapshot and each event; reconnects, except
+ * after close code 4401 (the token expired or was revoked: the page signs out) or 4404 (no such table). */
 export function watchTable(tableId, onMessage, onState) {
   let socket = null;
   let closed = false;
@@ -76,8 +92,14 @@ export function watchTable(tableId, onMessage, onState) {
         console.error(error);
       }
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       onState && onState("closed");
+      if (event.code === 4401 && session.token) {
+        closed = true;
+        if (onSignedOut) onSignedOut(new ApiError(401, event.reason || "signed out", "auth.token_revoked"));
+        return;
+      }
+      if (event.code === 4404) closed = true;
       if (!closed) {
         setTimeout(open, retry);
         retry = Math.min(retry * 2, 5000);

@@ -1,7 +1,7 @@
 // The single page: sign-in, lobby, tables, history, dealer console; hash routes (#/table/1 …).
 
-import { api, session, ApiError } from "./api.js";
-import { t, lang, setLang, onLangChange } from "./i18n.js";
+import { api, session, ApiError, whenSignedOut } from "./api.js";
+import { t, lang, setLang, onLangChange, LANGUAGES } from "./i18n.js";
 import { esc, money, presetLabel, tickCountdowns } from "./util.js";
 import { rulesFor, differing } from "./rules.js";
 import { mountBlackjack } from "./blackjack.js";
@@ -69,13 +69,41 @@ function header() {
   who.textContent = account ? `${account.name} (${t("role." + account.role)})` : "";
   const out = document.getElementById("logout");
   out.hidden = !account;
+  out.style.display = account ? "" : "none"; // a button's display rule would otherwise show it signed out
   out.textContent = t("sign_out");
-  const toggle = document.getElementById("lang-toggle");
-  toggle.textContent = lang() === "en" ? "中文" : "English";
-  toggle.setAttribute("aria-label", t("lang.switch"));
-  toggle.lang = lang() === "en" ? "zh-Hant" : "en";
+  languageSwitch();
   setBalance(balance);
 }
+
+/** The language switch: a select offering every language, each named in itself. */
+function languageSwitch() {
+  let select = document.getElementById("lang-select");
+  if (!select) {
+    const old = document.getElementById("lang-toggle");
+    select = document.createElement("select");
+    select.id = "lang-select";
+    select.className = "small";
+    select.innerHTML = LANGUAGES.map(([code, name]) => `<option value="${code}" lang="${code}">${esc(name)}</option>`).join("");
+    select.addEventListener("change", () => setLang(select.value));
+    if (old) old.replaceWith(select);
+    else document.querySelector("header.top").appendChild(select);
+  }
+  select.value = lang();
+  select.setAttribute("aria-label", t("lang.switch"));
+  select.title = t("lang.switch");
+}
+
+/** Back to the signed-out page, with `message` (a token that expired or was revoked, or a sign-out). */
+function signedOut(message, kind = "error") {
+  const had = session.token;
+  session.clear();
+  setBalance(null);
+  if (!had) return;
+  if (message) toast(message, kind);
+  if (location.hash !== "#/" && location.hash !== "#/login") sessionStorage.setItem("croupier.after", location.hash);
+  route();
+}
+whenSignedOut((error) => signedOut(t("session.ended") + (error.code === "auth.token_expired" ? ` (${error.message})` : "")));
 
 const ctx = {
   t,
@@ -234,19 +262,19 @@ async function route() {
 // countdowns: every element with data-closes-at shows the seconds left
 setInterval(tickCountdowns, 200);
 
-document.getElementById("lang-toggle").addEventListener("click", () => {
-  setLang(lang() === "en" ? "zh-Hant" : "en");
-});
 onLangChange(() => {
   header();
   if (current && current.render) current.render();
   else route();
 });
-document.getElementById("logout").addEventListener("click", () => {
-  session.clear();
-  setBalance(null);
-  location.hash = "#/";
-  route();
+document.getElementById("logout").addEventListener("click", async () => {
+  try {
+    await api("POST", "/api/logout"); // the token is revoked at the server, not only forgotten here
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 401)) console.warn("sign out:", error.message);
+  }
+  signedOut(t("session.signed_out"), "info");
+  if (location.hash !== "#/") location.hash = "#/";
 });
 window.addEventListener("hashchange", route);
 
