@@ -25,12 +25,12 @@ def test_the_pit_shows_every_table_and_the_live_edges_to_a_supervisor(new_page: 
     sign_in(phone, "sam")
     phone.goto("/#/pit")
     phone.wait_for_selector(".pit-table[data-table='4'] .pit-edges li")
-    phone.click("#lang-toggle")
+    phone.select_option("#lang-select", "zh-Hant")
     phone.wait_for_selector("h1:has-text('賭區總覽')")
     phone.wait_for_selector(".pit-table[data-table='4'] .pit-edges li")
     assert phone.evaluate(NO_OVERFLOW)
     phone.screenshot(path=str(screenshots / "pit-phone-zh-Hant.png"), full_page=True)
-    phone.click("#lang-toggle")  # leave the language as the other tests expect it
+    phone.select_option("#lang-select", "en")  # leave the language as the other tests expect it
     player = new_page(*LAPTOP)
     sign_in(player, "ana")
     assert player.locator("#nav-pit").count() == 0

@@ -47,11 +47,11 @@ def coup_by_rest(base_url: str, token: str, spot: str = "player") -> int:
 
 def shoot(page: Any, screenshots: Path, name: str) -> None:
     page.screenshot(path=str(screenshots / f"{name}-en.png"))
-    page.click("#lang-toggle")
+    page.select_option("#lang-select", "zh-Hant")
     page.wait_for_function("document.documentElement.lang === 'zh-Hant'")
     page.wait_for_timeout(150)
     page.screenshot(path=str(screenshots / f"{name}-zh.png"))
-    page.click("#lang-toggle")
+    page.select_option("#lang-select", "en")
     page.wait_for_function("document.documentElement.lang === 'en'")
 
 
