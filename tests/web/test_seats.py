@@ -90,7 +90,7 @@ def test_a_bet_behind_before_the_occupant_bets_and_both_are_settled(
     ben.click("#match-box-6")  # ben's standing choice: do not match ana's doubles and splits
     assert not ben.is_checked("#match-box-6")
     ben.click("#chip-10")
-    ben.click("#bet-box-6:has-text('跟注')")  # a bet behind, before the occupant's own bet
+    ben.click("#bet-box-6:has-text('買馬')")  # a bet behind, before the occupant's own bet
     ben.wait_for_selector(".box[data-box='6'] .bets li.mine")
     ana.wait_for_selector(".box[data-box='6'] .bets li[data-player='ben']")
     ana.click("#chip-10")
