@@ -17,7 +17,7 @@ def sign_in(page: Any, name: str, password: str = "demo") -> None:
     page.fill("#login-name", name)
     page.fill("#login-password", password)
     page.click("#login-submit")
-    page.wait_for_selector(f"#who:has-text('{name}')")
+    page.wait_for_selector(f"#who:has-text('{name}')", state="attached")  # in the menu on a phone
 
 
 def open_table(page: Any, table: int) -> None:

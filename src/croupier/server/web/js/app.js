@@ -60,7 +60,7 @@ function header() {
   nav.innerHTML = account
     ? `<a href="#/">${esc(t("nav.lobby"))}</a>
        ${account.role === "player" ? `<a href="#/history" id="nav-history">${esc(t("nav.history"))}</a>` : ""}
-       ${staff ? `<a href="#/dealer/3">${esc(t("nav.dealer"))}</a>` : ""}
+       ${staff ? `<a href="${esc(consoleHref())}" id="nav-dealer">${esc(t("nav.dealer"))}</a>` : ""}
        ${account.role === "supervisor" ? `<a href="#/tables" id="nav-tables">${esc(t("nav.tables"))}</a>` : ""}
        ${account.role === "supervisor" ? `<a href="#/pit" id="nav-pit">${esc(t("nav.pit"))}</a>` : ""}
        ${["cashier", "supervisor"].includes(account.role) ? `<a href="#/cashier" id="nav-cashier">${esc(t("nav.cashier"))}</a>` : ""}`
@@ -71,9 +71,47 @@ function header() {
   out.hidden = !account;
   out.style.display = account ? "" : "none"; // a button's display rule would otherwise show it signed out
   out.textContent = t("sign_out");
+  const toggle = document.getElementById("menu-toggle");
+  toggle.hidden = !account;
+  toggle.style.display = account ? "" : "none";
+  toggle.setAttribute("aria-label", t("nav.menu"));
+  toggle.title = t("nav.menu");
   languageSwitch();
   setBalance(balance);
 }
+
+/** The dealer console of the table on the page (a live table's, the one its dealer deals), else the
+ *  lobby's live tables, each with its console. */
+function consoleHref() {
+  const match = (location.hash || "").match(/^#\/(?:table|dealer)\/(\d+)/);
+  const id = match ? Number(match[1]) : null;
+  if (id !== null && (!tableModes.has(id) || tableModes.get(id) === "live")) return `#/dealer/${id}`;
+  return "#/live";
+}
+const tableModes = new Map(); // table id -> mode ("live", "rng"), as the lobby last listed them
+function noteTables(tables) {
+  for (const table of tables) tableModes.set(table.id, table.mode);
+  return tables;
+}
+
+/** The phone's menu (the header's links, who is signed in, sign out) opens below the header. */
+function setMenu(open) {
+  const top = document.querySelector("header.top");
+  top.classList.toggle("open", open);
+  document.getElementById("menu-toggle").setAttribute("aria-expanded", String(open));
+}
+document.getElementById("menu-toggle").addEventListener("click", () => {
+  setMenu(!document.querySelector("header.top").classList.contains("open"));
+});
+document.getElementById("menu").addEventListener("click", (event) => {
+  if (event.target.closest("a, button")) setMenu(false);
+});
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && document.querySelector("header.top.open")) {
+    setMenu(false);
+    document.getElementById("menu-toggle").focus();
+  }
+});
 
 /** The language switch: a select offering every language, each named in itself. */
 function languageSwitch() {
@@ -166,17 +204,18 @@ function shoeSoFar(table) {
   return `<p class="shoe-stats">${esc(t("lobby.coups", { n: stats.coups }))}: ${esc(line)}</p><p class="shoe-stats">${esc(pairs)}</p>${plate}`;
 }
 
-async function lobbyView() {
-  main.innerHTML = `<section class="panel"><h1>${esc(t("lobby.title"))}</h1><div id="lobby" class="lobby" aria-busy="true"></div></section>`;
+async function lobbyView(liveOnly = false) {
+  main.innerHTML = `<section class="panel"><h1>${esc(t(liveOnly ? "lobby.live_title" : "lobby.title"))}</h1><div id="lobby" class="lobby" aria-busy="true"></div></section>`;
   let alive = true;
   async function load() {
     let tables;
     try {
-      tables = await api("GET", "/api/tables");
+      tables = noteTables(await api("GET", "/api/tables"));
     } catch (error) {
       toast(error.message);
       return;
     }
+    if (liveOnly) tables = tables.filter((table) => table.mode === "live");
     if (!alive) return;
     const me = session.account;
     const staff = me && ["dealer", "supervisor"].includes(me.role);
@@ -221,6 +260,7 @@ async function route() {
     current.unmount();
     current = null;
   }
+  setMenu(false);
   header();
   const hash = location.hash || "#/";
   if (!session.token) {
@@ -232,7 +272,8 @@ async function route() {
   try {
     if ((match = hash.match(/^#\/table\/(\d+)/))) {
       const id = Number(match[1]);
-      const tables = await api("GET", "/api/tables");
+      const tables = noteTables(await api("GET", "/api/tables"));
+      header(); // the dealer console's link: this table's, once its mode is known
       const table = tables.find((x) => x.id === id);
       if (!table) {
         main.innerHTML = `<p class="panel">${esc(t("table.none"))}</p>`;
@@ -251,6 +292,8 @@ async function route() {
       const id = Number(match[1]);
       const tables = await api("GET", "/api/tables");
       current = mountDealer(main, tables.find((x) => x.id === id), ctx);
+    } else if (hash.startsWith("#/live")) {
+      current = await lobbyView(true);
     } else {
       current = await lobbyView();
     }

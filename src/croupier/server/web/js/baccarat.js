@@ -14,7 +14,7 @@ import { api, newKey, watchTable } from "./api.js";
 import { esc, money, signed, cents, centsText, bacTotal, isoMs, chipValues } from "./util.js";
 import { cardSvg, chipStack, roadMark } from "./svg.js";
 import { rulesFor } from "./rules.js";
-import { patch, chipTray, rulesPanel, isTyping, cutHtml, sendCut, cutLine, seedHtml, cutState, stakeOps, localRefusal, sendBets } from "./common.js";
+import { patch, chipTray, rulesPanel, isTyping, cutHtml, sendCut, cutLine, seedHtml, cutState, stakeOps, localRefusal, sendBets, consoleLink } from "./common.js";
 
 const SPOT_KEYS = { player: "P", banker: "B", tie: "T", player_pair: "Q", banker_pair: "W", lucky_6: "L" };
 
@@ -515,7 +515,7 @@ export function mountBaccarat(main, table, ctx) {
     patch(root, {
       "#sec-head": `<h1>${esc(table.name)} <small>${esc(t("preset." + table.rules))}</small></h1>
         <p class="meta"><span>${esc(t("lobby.limits"))}: ${esc(money(table.min_bet))} – ${esc(money(table.max_bet))}</span>
-        <span class="phase" id="phase" data-phase="${esc(s.phase)}">${esc(t("phase." + s.phase))}</span>${s.connected ? "" : ` <span class="offline">${esc(t("offline"))}</span>`}</p>
+        <span class="phase" id="phase" data-phase="${esc(s.phase)}">${esc(t("phase." + s.phase))}</span>${s.connected ? "" : ` <span class="offline">${esc(t("offline"))}</span>`}${consoleLink(t, table, ctx.me)}</p>
         <p class="commitment">${esc(t("fair.commitment"))} (${esc(t("fair.shoe", { shoe: s.shoe ?? "–" }))}): <code id="commitment">${esc(s.commitment || "")}</code>${seedHtml(t, s.seed)}</p>`,
       "#coup": sideHtml("player") + sideHtml("banker"),
       "#round-result": feltResultHtml(),

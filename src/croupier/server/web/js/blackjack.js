@@ -21,7 +21,7 @@ import { api, newKey, watchTable } from "./api.js";
 import { esc, money, signed, signedCents, cents, centsText, bjTotal, isoMs, chipValues } from "./util.js";
 import { cardSvg, chipStack } from "./svg.js";
 import { rulesFor } from "./rules.js";
-import { patch, chipTray, rulesPanel, isTyping, cutHtml, sendCut, cutLine, seedHtml, cutState, stakeOps, localRefusal, sendBets } from "./common.js";
+import { patch, chipTray, rulesPanel, isTyping, cutHtml, sendCut, cutLine, seedHtml, cutState, stakeOps, localRefusal, sendBets, consoleLink } from "./common.js";
 
 const SHORTCUTS = { hit: "H", stand: "S", double: "D", split: "P", surrender: "R", insurance: "I", even_money: "E" };
 const DECISIONS = ["hit", "stand", "double", "split", "surrender"];
@@ -99,6 +99,7 @@ export function mountBlackjack(main, table, ctx) {
     logStart: 0,
     seats: {}, // box -> occupant (Art. 2.3)
     match: {}, // box -> this player matches the decider's doubles and splits there (Art. 13)
+    mine: null, // this player's latest round at this table from GET /api/history, until a new one settles here
   };
   const { openCut, loadSeed } = cutState(s, player, B, () => update());
   const stake = stakeOps(s, chips);
@@ -164,6 +165,47 @@ export function mountBlackjack(main, table, ctx) {
     s.cut = null;
     if (s.phase === "cut" && snapshot.cutter) openCut(snapshot.cutter, s.closesAt);
     else loadSeed();
+    loadMine();
+  }
+
+  /** After a (re)connect: this player's latest round, from the history (GET /api/history), where it was
+   *  played at this table and is not the round in play. A server restart forgets the snapshot's
+   *  `last_round`, and a hand the timer stood meanwhile is then told to its player only here. */
+  async function loadMine() {
+    if (!player) return;
+    let latest;
+    try {
+      [latest] = await api("GET", "/api/history?limit=1");
+    } catch {
+      return; // the felt still shows what the snapshot holds
+    }
+    if (!latest || latest.table !== table.name || latest.game !== "blackjack") return;
+    if (s.round.id !== undefined && latest.round === s.round.id && !s.round.payments.length) return;
+    if (s.mine && s.mine.round > latest.round) return;
+    s.mine = latest;
+    update();
+  }
+
+  /** "Your last round, TABLE round N: box 2 hand 1 stood by the timer, lose −5.00 …" */
+  function mineHtml() {
+    const r = s.mine;
+    if (!r) return "";
+    const events = r.events || [];
+    const timedOut = (box, hand) =>
+      events.some((e) => e.type === "timeout" && e.kind === "decision" && e.player === player && e.box === box && (e.hand ?? 0) === (hand ?? 0));
+    const parts = events
+      .filter((e) => e.type === "payment" && e.player === player)
+      .map((e) => {
+        const at = e.hand === null || e.hand === undefined ? t("bj.box", { box: e.box }) : where(e.box, e.hand);
+        const stood = e.hand !== null && e.hand !== undefined && timedOut(e.box, e.hand) ? ` ${t("bj.stood_by_timer")},` : "";
+        return `${at}${stood} ${t("pay_kind." + e.kind)} ${signed(e.amount)}`;
+      });
+    if (!parts.length && r.status === "voided") parts.push(t("status.voided"));
+    if (!parts.length) return "";
+    const stood = events.some((e) => e.type === "timeout" && e.kind === "decision" && e.player === player);
+    return `<p class="your-last" id="your-last" data-round="${esc(r.round)}" data-stood-by-timer="${stood}">${esc(
+      t("bj.your_last_round", { table: r.table, number: r.number, result: parts.join("; ") }),
+    )}</p>`;
   }
 
   function apply(event) {
@@ -313,6 +355,7 @@ export function mountBlackjack(main, table, ctx) {
         break;
       case "payment": {
         s.round.payments.push(e);
+        if (player && e.player === player && s.mine && s.round.id !== s.mine.round) s.mine = null; // a newer round of yours
         if (e.hand !== null && e.hand !== undefined) {
           const h = box(e.box).hands[e.hand];
           if (h) h.outcome = e.kind;
@@ -553,7 +596,7 @@ export function mountBlackjack(main, table, ctx) {
       const stack = total > 0n ? `<div class="stack-slot">${chipStack(centsText(total, false), chips, esc(money(centsText(total, false))))}</div>` : "";
       const oneBet = mine && s.phase === "betting" ? `<p class="one-bet">${esc(t("tbl.one_bet_per_box"))}</p>` : "";
       html += `<div class="box${mine ? " mine" : ""}${bets.length ? " taken" : ""}${seated ? " seated" : ""}" data-box="${n}" role="group" aria-label="${esc(t("bj.box", { box: n }))}">
-        <h3>${esc(t("bj.box", { box: n }))}</h3>
+        <h3><span class="box-long">${esc(t("bj.box", { box: n }))}</span><span class="box-short" aria-hidden="true">${n}</span></h3>
         ${seatHtml(n)}
         ${stack}<ul class="bets">${betList || `<li class="open">${esc(t("bj.no_bets"))}</li>`}</ul>
         <div class="hands">${hands}</div>
@@ -674,7 +717,7 @@ export function mountBlackjack(main, table, ctx) {
       <p class="meta"><span>${esc(t("lobby.limits"))}: ${esc(money(table.min_bet))} – ${esc(money(table.max_bet))}</span>
       <span>${esc(t("bj.round_no", { number: s.round.number || "" }))}</span>
       <span class="phase" id="phase" data-phase="${esc(s.phase)}">${esc(t("phase." + s.phase))}</span>${status}
-      <a href="#/history">${esc(t("nav.history"))}</a></p>
+      <a href="#/history">${esc(t("nav.history"))}</a>${consoleLink(t, table, me)}</p>
       <p class="commitment">${esc(t("fair.commitment"))} (${esc(t("fair.shoe", { shoe: s.shoe ?? "–" }))}): <code id="commitment">${esc(s.commitment || t("fair.live_shoe"))}</code>${seedHtml(t, s.seed)}</p>`;
   }
 
@@ -687,6 +730,8 @@ export function mountBlackjack(main, table, ctx) {
     root.dataset.round = String(s.round.number || "");
     root.dataset.awaits = String(s.awaits);
     root.dataset.ended = String(s.ended);
+    const myTurn = Boolean(player && s.pending && s.pending.kind === "decision" && s.pending.player === player);
+    root.classList.toggle("my-turn", myTurn);
     patch(root, {
       "#sec-head": headHtml(),
       "#dealer": dealerHtml(),
@@ -697,13 +742,32 @@ export function mountBlackjack(main, table, ctx) {
       "#tray": player
         ? chipTray(t, chips, s.chip, s.stake, s.phase === "betting", "chip.hint", { chips: s.stakeChips, lastBets: s.lastBets, note: s.note, busy: s.busy })
         : `<p class="hint">${esc(t("bj.watching"))}</p>`,
-      "#results": resultsHtml(),
+      "#results": mineHtml() + resultsHtml(),
       "#rules-slot": rulesPanel(t, table),
       "#log-title": esc(t("log.title")),
       "#log": s.log.map((line) => `<li>${esc(line)}</li>`).join(""),
     });
     const log = root.querySelector("#log");
     if (log) log.scrollTop = log.scrollHeight;
+    if (myTurn && s.awaits !== turnSeen) {
+      turnSeen = s.awaits;
+      showTurn();
+    }
+  }
+
+  /** Your decision: the dealer's cards and your hand in view above the controls (a phone's sticky bar). */
+  let turnSeen = -1;
+  function showTurn() {
+    const dealer = root.querySelector("#dealer-cards");
+    const hand = root.querySelector(".hand.active") || root.querySelector(".box.mine");
+    const bar = root.querySelector(".controls");
+    if (!dealer || !hand || !bar) return;
+    const top = dealer.getBoundingClientRect().top;
+    const bottom = hand.getBoundingClientRect().bottom;
+    const barTop = getComputedStyle(bar).position === "sticky" ? Math.min(bar.getBoundingClientRect().top, innerHeight) : innerHeight;
+    if (top >= 0 && bottom <= barTop) return;
+    const felt = root.querySelector(".felt");
+    window.scrollBy({ top: felt.getBoundingClientRect().top - 4, behavior: "instant" });
   }
   function update() {
     if (!scheduled) {

@@ -218,3 +218,9 @@ export function cutState(s, me, banner, update) {
 
   return { openCut, loadSeed };
 }
+
+/** A dealer's or supervisor's link from a live table's page to its dealer console (#/dealer/ID). */
+export function consoleLink(t, table, me) {
+  if (!me || !["dealer", "supervisor"].includes(me.role) || table.mode !== "live") return "";
+  return `<a class="button console-link" id="console-link" href="#/dealer/${table.id}">${esc(t("table.console"))}</a>`;
+}
