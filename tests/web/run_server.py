@@ -35,6 +35,7 @@ from croupier.server.models import GameTable
 SQUEEZE_TABLE = "baccarat-squeeze"
 SEATS_TABLE = "macau-seats"
 CUT_TABLES = ("online-cut", "baccarat-cut")
+FAIR_TABLES = ("online-fair", "baccarat-fair")  # tests/web/test_fairness.py ends their shoes
 
 
 def build(
@@ -76,13 +77,16 @@ async def _add_test_tables(
     service: Any, betting_seconds: float, squeeze_seconds: float, cut_seconds: float = 10.0
 ) -> None:
     """The demo's baccarat table again with the squeeze on (its timer, the table's decision time, is the
-    time the holder has to turn the cards), the demo's Macau 1983 table again, and the two cut tables."""
+    time the holder has to turn the cards), the demo's Macau 1983 table again, the two cut tables, and two
+    tables whose shoes the fairness test ends (so no other test's cards depend on it)."""
     squeeze = {"squeeze": "true"}
     copies = (
         (SQUEEZE_TABLE, "baccarat-1", squeeze, squeeze_seconds, betting_seconds),
         (SEATS_TABLE, "macau-1", {}, None, betting_seconds),
         (CUT_TABLES[0], "online-1", {}, None, cut_seconds),
         (CUT_TABLES[1], "baccarat-1", squeeze, squeeze_seconds, cut_seconds),
+        (FAIR_TABLES[0], "online-1", {}, None, betting_seconds),
+        (FAIR_TABLES[1], "baccarat-1", squeeze, squeeze_seconds, betting_seconds),
     )
     async with service.session() as session, session.begin():
         for name, model, overrides, decision_seconds, betting in copies:

@@ -49,7 +49,7 @@ def _bet(base_url: str, token: str, table: int, spot: str, amount: str) -> Calla
             assert error.code == 409 and time.monotonic() < deadline, error.read()
 
 
-BLACKJACK, BACCARAT = 2, 5  # online-1 and the test server's baccarat-squeeze (tests/web/run_server.py)
+BLACKJACK, BACCARAT = 9, 10  # the test server's online-fair and baccarat-fair (tests/web/run_server.py)
 
 
 def _shoe_in_play(base_url: str, table: int) -> int:
