@@ -36,6 +36,7 @@ SQUEEZE_TABLE = "baccarat-squeeze"
 SEATS_TABLE = "macau-seats"
 CUT_TABLES = ("online-cut", "baccarat-cut")
 FAIR_TABLES = ("online-fair", "baccarat-fair")  # tests/web/test_fairness.py ends their shoes
+PLAY_TABLE = "baccarat-play"  # tests/web/test_table_play.py counts coups there, no other test plays it
 
 
 def build(
@@ -87,6 +88,7 @@ async def _add_test_tables(
         (CUT_TABLES[1], "baccarat-1", squeeze, squeeze_seconds, cut_seconds),
         (FAIR_TABLES[0], "online-1", {}, None, betting_seconds),
         (FAIR_TABLES[1], "baccarat-1", squeeze, squeeze_seconds, betting_seconds),
+        (PLAY_TABLE, "baccarat-1", {}, None, betting_seconds),
     )
     async with service.session() as session, session.begin():
         for name, model, overrides, decision_seconds, betting in copies:

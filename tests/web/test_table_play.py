@@ -13,7 +13,7 @@ from typing import Any
 
 from tests.web.pages import rest, sign_in, token_of, wait_betting
 
-ONLINE, BACCARAT = 2, 4
+ONLINE, BACCARAT = 2, 11  # baccarat-play: a table of this file's own (tests/web/run_server.py)
 LAPTOP, PHONE = (1366, 900), (390, 844)
 
 SIDES = """() => Object.fromEntries([...document.querySelectorAll('#coup .side-cards')].map((s) =>
