@@ -580,27 +580,9 @@ class TableActor:
         self.accounts[who.name] = who.id
         with faults.after_commit("bet"):
             self.round.bet(who.name, spot, amount)
-        self._watch_edge(who.name, spot, amount)
+        stakes.watch_edge(self, who.name, spot, amount)
         await self._publish_engine_events()
         return answer
-
-    def _watch_edge(self, player: str, spot: str, amount: Decimal) -> None:
-        """Surveillance: a baccarat bet placed when its spot's exact edge for the cards left favoured the
-        player (a negative house edge) is kept for the supervisor's pit view."""
-        if not isinstance(self.round, BaccaratRound):
-            return
-        edge = self.round.house_edge().get(spot)
-        if edge is not None and Decimal(edge) < 0:
-            self.alerts.append(
-                {
-                    "at": self.clock.now().isoformat(),
-                    "round": self.round_id,
-                    "player": player,
-                    "spot": spot,
-                    "amount": format_amount(amount),
-                    "house_edge": edge,
-                }
-            )
 
     async def _act(self, command: Command) -> dict[str, Any]:
         replayed = await self._stored_answer(command)

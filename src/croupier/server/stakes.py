@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from croupier.money import format_amount
 from croupier.server import ledger
+from croupier.server.baccarat_round import BaccaratRound
 from croupier.server.commands import Command, Refused
 from croupier.server.models import BetRecord, RoundRecord, Settlement
 
@@ -217,3 +219,22 @@ async def settle(actor: TableActor, session: AsyncSession, record: RoundRecord, 
     record.spec = round_.spec()
     record.result = round_.result()
     return balances
+
+
+def watch_edge(actor: TableActor, player: str, spot: str, amount: Decimal) -> None:
+    """Surveillance: a baccarat bet placed when its spot's exact edge for the cards left favoured the
+    player (a negative house edge) is kept for the supervisor's pit view."""
+    if not isinstance(actor.round, BaccaratRound):
+        return
+    edge = actor.round.house_edge().get(spot)
+    if edge is not None and Decimal(edge) < 0:
+        actor.alerts.append(
+            {
+                "at": actor.clock.now().isoformat(),
+                "round": actor.round_id,
+                "player": player,
+                "spot": spot,
+                "amount": format_amount(amount),
+                "house_edge": edge,
+            }
+        )
