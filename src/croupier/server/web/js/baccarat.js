@@ -14,7 +14,7 @@ import { api, newKey, watchTable } from "./api.js";
 import { esc, money, signed, cents, centsText, bacTotal, isoMs, chipValues } from "./util.js";
 import { cardSvg, chipStack, roadMark } from "./svg.js";
 import { rulesFor } from "./rules.js";
-import { patch, chipTray, rulesPanel, isTyping, cutHtml, sendCut, cutLine, seedHtml, cutState, stakeOps, localRefusal, sendBets, consoleLink } from "./common.js";
+import { patch, chipTray, rulesPanel, isTyping, cutHtml, sendCut, cutLine, seedHtml, cutState, stakeOps, localRefusal, consoleLink, rebet } from "./common.js";
 
 const SPOT_KEYS = { player: "P", banker: "B", tie: "T", player_pair: "Q", banker_pair: "W", lucky_6: "L" };
 
@@ -581,20 +581,7 @@ export function mountBaccarat(main, table, ctx) {
   async function again(times) {
     if (!player || s.phase !== "betting" || s.busy || !s.lastBets.length) return;
     const bets = s.lastBets.map((b) => ({ spot: b.spot, amount: b.amount * times }));
-    for (const b of bets) {
-      const local = localRefusal(t, table, rules, b.spot, b.amount);
-      if (local) {
-        refuse(t("tbl.rebet_stopped", { reason: local }));
-        return;
-      }
-    }
-    s.busy = true;
-    update();
-    const { refused } = await sendBets(table.id, bets, ctx);
-    s.busy = false;
-    if (refused) refuse(t("tbl.rebet_stopped", { reason: refused }));
-    else s.note = "";
-    update();
+    await rebet(s, bets, { t, table, rules, ctx, refuse, update });
   }
 
   async function turn(side) {

@@ -21,7 +21,7 @@ import { api, newKey, watchTable } from "./api.js";
 import { esc, money, signed, signedCents, cents, centsText, bjTotal, isoMs, chipValues } from "./util.js";
 import { cardSvg, chipStack } from "./svg.js";
 import { rulesFor } from "./rules.js";
-import { patch, chipTray, rulesPanel, isTyping, cutHtml, sendCut, cutLine, seedHtml, cutState, stakeOps, localRefusal, sendBets, consoleLink } from "./common.js";
+import { patch, chipTray, rulesPanel, isTyping, cutHtml, sendCut, cutLine, seedHtml, cutState, stakeOps, localRefusal, consoleLink, rebet } from "./common.js";
 
 const SHORTCUTS = { hit: "H", stand: "S", double: "D", split: "P", surrender: "R", insurance: "I", even_money: "E" };
 const DECISIONS = ["hit", "stand", "double", "split", "surrender"];
@@ -818,20 +818,7 @@ export function mountBlackjack(main, table, ctx) {
       const body = behind(b.spot) ? { match: s.match[b.spot] !== false } : {};
       return { spot: b.spot, amount: b.amount * times, body };
     });
-    for (const b of bets) {
-      const local = localRefusal(t, table, rules, String(b.spot), b.amount);
-      if (local) {
-        refuse(t("tbl.rebet_stopped", { reason: local }));
-        return;
-      }
-    }
-    s.busy = true;
-    update();
-    const { refused } = await sendBets(table.id, bets, ctx);
-    s.busy = false;
-    if (refused) refuse(t("tbl.rebet_stopped", { reason: refused }));
-    else s.note = "";
-    update();
+    await rebet(s, bets, { t, table, rules, ctx, refuse, update });
   }
 
   async function sit(n) {

@@ -224,3 +224,23 @@ export function consoleLink(t, table, me) {
   if (!me || !["dealer", "supervisor"].includes(me.role) || table.mode !== "live") return "";
   return `<a class="button console-link" id="console-link" href="#/dealer/${table.id}">${esc(t("table.console"))}</a>`;
 }
+
+/** Re-bet (times 1) or Double bet (times 2) the last round's bets, for either table's page: each its own
+ *  bet with its own Idempotency-Key, refused locally first where the table would refuse it, stopping at
+ *  the first refusal with its reason. ``bets`` are ``{spot, amount, body?}``; ``s`` is the page's state. */
+export async function rebet(s, bets, { t, table, rules, ctx, refuse, update }) {
+  for (const b of bets) {
+    const local = localRefusal(t, table, rules, String(b.spot), b.amount);
+    if (local) {
+      refuse(t("tbl.rebet_stopped", { reason: local }));
+      return;
+    }
+  }
+  s.busy = true;
+  update();
+  const { refused } = await sendBets(table.id, bets, ctx);
+  s.busy = false;
+  if (refused) refuse(t("tbl.rebet_stopped", { reason: refused }));
+  else s.note = "";
+  update();
+}
