@@ -1,4 +1,5 @@
-"""Every example of ../shared/scenarios, replayed end to end through ``croupier replay --json``."""
+"""Every scenario of tests/scenarios (and any beside the project), replayed end to end through
+``croupier replay --json``."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from croupier.cli import app
-from tests.scenario_support import assert_subset, scenario_files
+from tests.scenario_support import EXTRA, SCENARIOS, assert_subset, scenario_files
 
 ALL = scenario_files("")
 
@@ -22,9 +23,21 @@ def test_scenario_replays_to_its_expected_result(path: Path) -> None:
     assert_subset(scenario["expected"], json.loads(outcome.stdout), path.stem)
 
 
-def test_the_blackjack_scenarios_are_there() -> None:
-    if ALL:
-        assert len([p for p in ALL if p.name.startswith("bj-")]) >= 6
+def test_the_scenarios_are_there() -> None:
+    own = [p for p in ALL if p.parent == SCENARIOS]
+    assert len([p for p in own if p.name.startswith("bj-")]) >= 6
+    assert len([p for p in own if p.name.startswith("bac-")]) >= 4
+
+
+def test_a_scenario_beside_the_project_with_an_own_name_is_the_same_document() -> None:
+    if not EXTRA.is_dir():
+        pytest.skip(f"no scenarios beside the project at {EXTRA}")
+    for path in EXTRA.glob("*.json"):
+        own = SCENARIOS / path.name
+        if own.exists():
+            assert json.loads(own.read_text(encoding="utf-8")) == json.loads(path.read_text(encoding="utf-8")), (
+                path.name
+            )
 
 
 @pytest.mark.parametrize("path", ALL, ids=[p.stem for p in ALL])

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 from croupier import transcript
@@ -15,8 +14,6 @@ from croupier.baccarat.state import BaccaratTable, CoupResult
 from croupier.cards import Card, parse_cards
 from croupier.money import format_amount
 from croupier.shoe import Shoe
-
-SCENARIOS = Path(__file__).parents[3] / "shared" / "scenarios"
 
 RANK_OF_VALUE = {0: "K", 1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9"}
 

@@ -1,4 +1,5 @@
-"""Every baccarat example of ../shared/scenarios replays to its expected result (the fields it gives)."""
+"""Every baccarat scenario of tests/scenarios (and any beside the project) replays to its expected result
+(the fields it gives)."""
 
 from __future__ import annotations
 
@@ -7,14 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.scenario_support import assert_subset
+from tests.scenario_support import assert_subset, scenario_files
 
-from .helpers import SCENARIOS, replay_doc
+from .helpers import replay_doc
 
-SCENARIO_FILES = sorted(SCENARIOS.glob("bac-*.json")) if SCENARIOS.is_dir() else []
+SCENARIO_FILES = scenario_files("bac-")
 
 
-@pytest.mark.skipif(not SCENARIO_FILES, reason="../shared/scenarios is not beside the project")
 @pytest.mark.parametrize("path", SCENARIO_FILES, ids=[p.stem for p in SCENARIO_FILES])
 def test_scenario_replays_to_expected(path: Path) -> None:
     scenario = json.loads(path.read_text(encoding="utf-8"))
@@ -22,6 +22,5 @@ def test_scenario_replays_to_expected(path: Path) -> None:
     assert_subset(scenario["expected"], result, path.stem)
 
 
-@pytest.mark.skipif(not SCENARIO_FILES, reason="../shared/scenarios is not beside the project")
 def test_there_are_baccarat_scenarios() -> None:
     assert len(SCENARIO_FILES) >= 4
