@@ -123,12 +123,15 @@ def screenshots() -> Path:
 
 @pytest.fixture
 def new_page(browser: Any, base_url: str) -> Iterator[Any]:
-    """``new_page(viewport=...)``: a page in a context of its own (its own sign-in); closed after the test."""
+    """``new_page(width, height, touch=False)``: a page in a context of its own (its own sign-in); closed after
+    the test. ``touch``: a phone's touch screen (touch events, no hover, a coarse pointer: Playwright's
+    ``has_touch`` and ``is_mobile``), for ``tap()``."""
     contexts: list[Any] = []
     errors: list[str] = []
 
-    def make(width: int = 1280, height: int = 900) -> Any:
-        context = browser.new_context(viewport={"width": width, "height": height}, base_url=base_url)
+    def make(width: int = 1280, height: int = 900, touch: bool = False) -> Any:
+        phone = {"has_touch": True, "is_mobile": True} if touch else {}
+        context = browser.new_context(viewport={"width": width, "height": height}, base_url=base_url, **phone)
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()

@@ -10,8 +10,11 @@ together, the tables race for the shoe numbers the seeds are derived from).
 and ``macau-seats`` (table 6), a second Macau 1983 table, so that the seat tests leave the card order of
 ``macau-1`` to the tests that rely on it; and two tables for the cut of a new shoe (Art. 2.1), whose
 window is the table's betting time up to 10 s: ``online-cut`` (table 7, the demo's online-1) and
-``baccarat-cut`` (table 8, baccarat-squeeze again), both with ``--cut-seconds`` to bet and so to cut.
-The demo tables keep their defaults.
+``baccarat-cut`` (table 8, baccarat-squeeze again), both with ``--cut-seconds`` to bet and so to cut;
+``online-fair`` and ``baccarat-fair`` (9, 10), whose shoes the fairness test ends; ``baccarat-play`` (11),
+where the table-play tests count coups; ``online-touch`` and ``baccarat-touch`` (12, 13), played with taps
+by the touch tests; and ``baccarat-live`` (14), a live baccarat table dealt by ``dora`` through the dealer
+API, whose shoe the shoe-change test ends. The demo tables keep their defaults.
 
     python tests/web/run_server.py --port 8765 --database sqlite:///tmp/t.db --betting-seconds 4
 """
@@ -30,13 +33,15 @@ from sqlalchemy import select
 
 from croupier.server.app import Settings, create_app
 from croupier.server.db import normalise_url
-from croupier.server.models import GameTable
+from croupier.server.models import Account, GameTable
 
 SQUEEZE_TABLE = "baccarat-squeeze"
 SEATS_TABLE = "macau-seats"
 CUT_TABLES = ("online-cut", "baccarat-cut")
 FAIR_TABLES = ("online-fair", "baccarat-fair")  # tests/web/test_fairness.py ends their shoes
 PLAY_TABLE = "baccarat-play"  # tests/web/test_table_play.py counts coups there, no other test plays it
+TOUCH_TABLES = ("online-touch", "baccarat-touch")  # tests/web/test_touch.py plays them with taps only
+LIVE_BACCARAT = "baccarat-live"  # a live baccarat table dealt by dora: tests/web/test_shoe_change.py ends its shoe
 
 
 def build(
@@ -89,6 +94,9 @@ async def _add_test_tables(
         (FAIR_TABLES[0], "online-1", {}, None, betting_seconds),
         (FAIR_TABLES[1], "baccarat-1", squeeze, squeeze_seconds, betting_seconds),
         (PLAY_TABLE, "baccarat-1", {}, None, betting_seconds),
+        (TOUCH_TABLES[0], "online-1", {}, None, betting_seconds),
+        (TOUCH_TABLES[1], "baccarat-1", {}, None, betting_seconds),
+        (LIVE_BACCARAT, "baccarat-1", {}, None, betting_seconds),
     )
     async with service.session() as session, session.begin():
         for name, model, overrides, decision_seconds, betting in copies:
@@ -96,6 +104,8 @@ async def _add_test_tables(
                 continue
             demo = await session.scalar(select(GameTable).where(GameTable.name == model))
             assert demo is not None, f"the demo's table {model} is missing"
+            live = name == LIVE_BACCARAT
+            dealer = await session.scalar(select(Account.id).where(Account.name == "dora")) if live else None
             session.add(
                 GameTable(
                     name=name,
@@ -107,7 +117,8 @@ async def _add_test_tables(
                     chip=demo.chip,
                     betting_seconds=betting,
                     decision_seconds=decision_seconds or demo.decision_seconds,
-                    mode="rng",
+                    mode="live" if live else "rng",
+                    dealer_id=dealer,
                 )
             )
             await session.flush()

@@ -11,6 +11,7 @@ Traditional Chinese, and one in Portuguese.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -175,12 +176,45 @@ def test_a_hand_stood_by_the_timer_is_told_to_its_player(new_page: Any, screensh
         "(r) => Number(document.querySelector('.table-view').dataset.ended) >= r", arg=number, timeout=25_000
     )
     page.close()
-    # the page opened afterwards (as after a server restart, whose snapshot has no last round)
+    # the page opened afterwards, as after a server restart: its snapshot has no last round
     later = new_page(390, 844)
+    later.route_web_socket("**/ws/tables/**", forget_last_round)
     sign_in(later, "ana")
     open_table(later, SEATS_TABLE)
     later.wait_for_selector("#your-last[data-stood-by-timer='true']")
     text = later.inner_text("#your-last")
     assert "stood by the timer" in text and f"round {number}" in text and "macau-seats" in text, text
-    later.locator("#your-last").scroll_into_view_if_needed()
+    # and on the felt, the result panel of that round: the dealer's cards, ana's hand and what it paid
+    card = f"#round-result .result-card[data-mine='true'][data-round='{number}']"
+    later.wait_for_selector(card)
+    panel = later.evaluate(PANEL, card)
+    assert panel["dealer"] >= 2 and panel["hands"] and all(n >= 2 for n in panel["hands"]), panel
+    assert "stood by the timer" in panel["stood"] and "macau-seats" in panel["title"], panel
+    assert panel["net"] in ("win", "lose", "push"), panel
+    later.evaluate("window.scrollTo(0, 0)")
     later.screenshot(path=str(screenshots / "layout-your-last-390x844-en.png"))
+    later.select_option("#lang-select", "zh-Hant")
+    later.wait_for_selector(f"{card} .result-title:has-text('你的上一局')")
+    later.screenshot(path=str(screenshots / "layout-your-last-390x844-zh-Hant.png"))
+    later.select_option("#lang-select", "en")
+
+
+PANEL = """(sel) => { const c = document.querySelector(sel);
+  return { dealer: c.querySelectorAll('.result-dealer .card').length,
+    hands: [...c.querySelectorAll('.result-hand')].map((h) => h.querySelectorAll('.card').length),
+    stood: [...c.querySelectorAll('.result-stood')].map((n) => n.textContent).join(' '),
+    title: c.querySelector('.result-title').textContent,
+    net: c.querySelector('.result-net')?.dataset.outcome }; }"""
+
+
+def forget_last_round(socket: Any) -> None:
+    """The table's socket as a restarted server's: its snapshot knows no last round (it lived in memory)."""
+    server = socket.connect_to_server()
+
+    def forward(message: str | bytes) -> None:
+        data = json.loads(message)
+        if data.get("type") == "snapshot":
+            data["snapshot"]["last_round"] = None
+        socket.send(json.dumps(data))
+
+    server.on_message(forward)

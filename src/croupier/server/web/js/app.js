@@ -94,22 +94,50 @@ function noteTables(tables) {
   return tables;
 }
 
-/** The phone's menu (the header's links, who is signed in, sign out) opens below the header. */
-function setMenu(open) {
+/** The phone's menu (the header's links, who is signed in, sign out) opens below the header. While it
+ *  is open the focus stays in it: Tab and Shift+Tab cycle through the ☰ button and the menu's links and
+ *  buttons, Escape (or a tap outside it) closes it, and Escape gives the focus back to the ☰ button. */
+function setMenu(open, focusFirst = false) {
   const top = document.querySelector("header.top");
   top.classList.toggle("open", open);
   document.getElementById("menu-toggle").setAttribute("aria-expanded", String(open));
+  if (open && focusFirst) {
+    const [, first] = menuStops();
+    if (first) first.focus();
+  }
 }
-document.getElementById("menu-toggle").addEventListener("click", () => {
-  setMenu(!document.querySelector("header.top").classList.contains("open"));
+function menuOpen() {
+  const toggle = document.getElementById("menu-toggle");
+  // the menu is a drop-down only where the ☰ button is shown (a phone's width)
+  return Boolean(document.querySelector("header.top.open")) && toggle.getClientRects().length > 0;
+}
+/** The ☰ button, then each link and button shown in the menu, in order. */
+function menuStops() {
+  const items = [...document.querySelectorAll("#menu a[href], #menu button")].filter((node) => !node.hidden && node.getClientRects().length > 0);
+  return [document.getElementById("menu-toggle"), ...items];
+}
+document.getElementById("menu-toggle").addEventListener("click", (event) => {
+  // opened by a key (Enter, Space: no pointer, detail 0), the focus moves to the menu's first link
+  setMenu(!document.querySelector("header.top").classList.contains("open"), event.detail === 0);
 });
 document.getElementById("menu").addEventListener("click", (event) => {
   if (event.target.closest("a, button")) setMenu(false);
 });
+document.addEventListener("click", (event) => {
+  if (menuOpen() && !event.target.closest("header.top")) setMenu(false);
+});
 document.addEventListener("keydown", (event) => {
-  if (event.key === "Escape" && document.querySelector("header.top.open")) {
+  if (!menuOpen()) return;
+  if (event.key === "Escape") {
+    event.preventDefault();
     setMenu(false);
     document.getElementById("menu-toggle").focus();
+  } else if (event.key === "Tab") {
+    const stops = menuStops();
+    const at = stops.indexOf(document.activeElement);
+    const next = at < 0 ? (event.shiftKey ? stops.length - 1 : 0) : (at + (event.shiftKey ? -1 : 1) + stops.length) % stops.length;
+    event.preventDefault();
+    stops[next].focus();
   }
 });
 

@@ -58,6 +58,50 @@ function fromHand(hand, before) {
   };
 }
 
+/** A settled round as the felt draws it, rebuilt from its public log (a GET /api/history entry's
+ *  `events`): the dealer's cards, each box's hands (face-down cards filled in by `box_shown`, splits
+ *  followed), the payments. */
+export function roundFromLog(entry) {
+  const round = emptyRound(entry.number);
+  round.id = entry.round;
+  const box = (n) => (round.boxes[n] = round.boxes[n] || { bets: {}, decider: null, hands: [] });
+  const hand = (n, i) => {
+    const b = box(n);
+    while (b.hands.length <= i) b.hands.push({ cards: [], seen: [], outcome: null, stakes: {}, doubled: false, early: 0 });
+    return b.hands[i];
+  };
+  for (const e of entry.events || []) {
+    if (e.type === "bet" && e.box !== undefined) box(e.box).bets[e.player] = e.amount;
+    else if (e.type === "card" && e.box === 0) {
+      if (e.face_up) round.dealer.cards.push(e.card);
+      else round.dealer.hole = true;
+    } else if (e.type === "card" && e.box !== undefined) {
+      const h = hand(e.box, e.hand ?? 0);
+      h.cards.push(e.face_up ? e.card : null);
+      h.seen.push(false);
+    } else if (e.type === "hole_card") {
+      round.dealer.hole = false;
+      round.dealer.cards.push(e.card);
+    } else if (e.type === "box_shown") {
+      const b = box(e.box);
+      b.hands = (e.hands || []).map((h, i) => fromHand(h, b.hands[i]));
+    } else if (e.type === "split") {
+      const hands = box(e.box).hands;
+      const from = hands[e.hand];
+      if (from) hands.splice(e.hand + 1, 0, { cards: from.cards.length ? [from.cards.pop()] : [], seen: [false], outcome: null, stakes: {}, doubled: false, early: 0 });
+    } else if (e.type === "double" && round.boxes[e.box]?.hands[e.hand]) round.boxes[e.box].hands[e.hand].doubled = true;
+    else if (e.type === "redeal") {
+      round.dealer = { cards: [], hole: false };
+      for (const b of Object.values(round.boxes)) b.hands = [];
+    } else if (e.type === "payment") {
+      round.payments.push(e);
+      const h = e.hand === null || e.hand === undefined ? null : round.boxes[e.box]?.hands[e.hand];
+      if (h) h.outcome = e.kind;
+    }
+  }
+  return round;
+}
+
 /** Blackjack total of the cards; [null, false] while any is face down to this viewer. */
 function visibleTotal(cards) {
   if (cards.includes(null)) return [null, false];
@@ -512,9 +556,26 @@ export function mountBlackjack(main, table, ctx) {
     return shown() === s.last ? s.last : null;
   }
 
+  /** The round of yours that the felt shows after a (re)connect when it shows none of yours: your latest
+   *  round here from the history (a restarted server's snapshot has no last round), until a deal starts. */
+  function mineOnFelt() {
+    const r = s.mine;
+    if (!r || r.status !== "settled" || !player) return null;
+    const onFelt = resultRound();
+    if (onFelt && onFelt.payments.some((p) => p.player === player)) return null;
+    const r0 = s.round;
+    if (r0.dealer.cards.length || Object.values(r0.boxes).some((b) => b.hands.some((h) => h.cards.length))) return null;
+    const round = roundFromLog(r);
+    return round.payments.some((p) => p.player === player) ? round : null;
+  }
+
   function feltResultHtml() {
-    const r = resultRound();
+    const own = mineOnFelt();
+    const r = own || resultRound();
     if (!r || !r.payments.length) return "";
+    const events = own ? s.mine.events || [] : [];
+    const timedOut = (p) =>
+      events.some((e) => e.type === "timeout" && e.kind === "decision" && e.player === player && e.box === p.box && (e.hand ?? 0) === (p.hand ?? 0));
     const mine = r.payments.filter((p) => player && p.player === player);
     const dealer = r.dealer.cards;
     const [dealerTotal] = bjTotal(dealer);
@@ -525,7 +586,9 @@ export function mountBlackjack(main, table, ctx) {
         const amount = cents(p.amount) ?? 0n;
         const badge = p.kind === "blackjack" ? `<span class="badge blackjack">${esc(t("tbl.blackjack"))}</span>` : "";
         return `<li class="result-hand ${esc(p.kind)}" data-kind="${esc(p.kind)}"><span class="result-label">${esc(p.hand === null || p.hand === undefined ? t("bj.box", { box: p.box }) : where(p.box, p.hand))}</span>
-          <span class="mini-cards">${cards}</span>${badge}<span class="result-kind">${esc(t("pay_kind." + p.kind))}</span>
+          <span class="mini-cards">${cards}</span>${badge}<span class="result-kind">${esc(t("pay_kind." + p.kind))}</span>${
+            timedOut(p) ? `<span class="result-stood">${esc(t("bj.stood_by_timer"))}</span>` : ""
+          }
           <strong class="result-amount ${amount > 0n ? "win" : amount < 0n ? "lose" : "push"}">${esc(signedCents(amount))}</strong></li>`;
       })
       .join("");
@@ -536,8 +599,11 @@ export function mountBlackjack(main, table, ctx) {
           kind === "win" ? t("tbl.you_win", { amount: money(centsText(net, false)) }) : kind === "lose" ? t("tbl.you_lose", { amount: money(centsText(-net, false)) }) : t("tbl.push"),
         )}</p>`
       : "";
-    return `<div class="result-card" data-round="${esc(r.number ?? "")}">
-      <p class="result-title">${esc(t("bj.results", { number: r.number ?? "" }))}${r === s.round ? "" : ` <small>${esc(t("bj.last_round"))}</small>`}</p>
+    const title = own
+      ? `${esc(t("tbl.your_last_round", { table: s.mine.table, number: r.number ?? "" }))}`
+      : `${esc(t("bj.results", { number: r.number ?? "" }))}${r === s.round ? "" : ` <small>${esc(t("bj.last_round"))}</small>`}`;
+    return `<div class="result-card" data-round="${esc(r.number ?? "")}"${own ? ` data-mine="true" data-id="${esc(r.id)}"` : ""}>
+      <p class="result-title">${title}</p>
       <p class="result-dealer"><span class="result-label">${esc(t("bj.dealer"))} ${dealer.length ? esc(String(dealerTotal)) : ""}</span><span class="mini-cards">${dealer.map((c) => cardSvg(c, t)).join("")}</span></p>
       ${rows ? `<ul class="result-hands">${rows}</ul>` : ""}${outcome}</div>`;
   }

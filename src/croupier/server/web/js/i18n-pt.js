@@ -538,6 +538,7 @@ export const PT = {
   "tbl.one_bet_per_box": "Uma aposta por jogador por posição (art. 2.3): a sua está feita e não se pode acrescentar",
   "tbl.last_coup": "(última jogada {coup})",
   "tbl.last_coup_short": "(última jogada)",
+  "tbl.your_last_round": "A sua última jogada: {table}, jogada {number}",
   "tbl.you_win": "Ganha {amount}",
   "tbl.you_lose": "Perde {amount}",
   "tbl.push": "Empate: a sua aposta volta",

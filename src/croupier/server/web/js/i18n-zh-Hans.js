@@ -538,6 +538,7 @@ export const ZH_HANS = {
   "tbl.one_bet_per_box": "每位玩家每门只可下一注（第 2.3 条）：你的注已下，不能再加",
   "tbl.last_coup": "（上一局 {coup}）",
   "tbl.last_coup_short": "（上一局）",
+  "tbl.your_last_round": "你的上一局：{table} 第 {number} 局",
   "tbl.you_win": "你赢 {amount}",
   "tbl.you_lose": "你输 {amount}",
   "tbl.push": "和局：退回注码",
