@@ -161,6 +161,68 @@ def report(
 
 
 @app.command()
+def certify(
+    rules: Annotated[
+        list[str] | None,
+        typer.Option(help="A preset to certify (repeat it for more); default all: macau-1983, live-online, macau."),
+    ] = None,
+    shoes: Annotated[int, typer.Option(help="Shoes shuffled and tallied per preset.")] = 1_000_000,
+    seed: Annotated[
+        str | None,
+        typer.Option(help="Test the documented seeded generator with this seed (reproducible); default: OS entropy."),
+    ] = None,
+    alpha: Annotated[float, typer.Option(help="Significance of the whole report (Bonferroni-corrected).")] = 0.01,
+    workers: Annotated[int | None, typer.Option(help="Cores to use (default: all).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Write the document as JSON instead of Markdown.")] = False,
+    out: Annotated[
+        Path | None,
+        typer.Option(metavar="FILE", help="Write the report to FILE (FILE.html: an HTML page); default stdout."),
+    ] = None,
+) -> None:
+    """Certify the shuffle and its generator: position, adjacency, fixed-point and run tests, the scaling's bias.
+
+    Exits 0 when every test passes, 1 when one fails (the report is written either way)."""
+    import shlex
+
+    from croupier.certify import CertifyError, certify_report
+    from croupier.certify import certify as run_certification
+    from croupier.files import check_out, write_whole
+    from croupier.report import render_html, render_markdown
+
+    presets = rules or ["macau-1983", "live-online", "macau"]
+    try:
+        target = None if out is None else check_out(out, CertifyError)
+        progress, advance = _progress_bar(shoes * len(dict.fromkeys(presets)), "shoes")
+        done: dict[str, int] = {}
+
+        def moved(preset: str, count: int, _total: int) -> None:
+            done[preset] = count
+            advance(sum(done.values()), None)
+
+        with progress:
+            document = run_certification(presets, shoes, seed, alpha=alpha, workers=workers, progress=moved)
+        options = [*(f"--rules={p}" for p in rules or []), f"--shoes={shoes}"]
+        options += [f"--seed={seed}"] if seed is not None else []
+        options += [f"--alpha={alpha}"] if alpha != 0.01 else []
+        document["command"] = "croupier certify " + shlex.join(options)
+        if as_json:
+            text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        elif target is not None and target.suffix.lower() in (".html", ".htm"):
+            text = render_html(certify_report(document), document["command"])
+        else:
+            text = render_markdown(certify_report(document), document["command"])
+        if target is None:
+            sys.stdout.write(text)
+        else:
+            write_whole(target, text.encode("utf-8"), CertifyError)
+            sys.stderr.write(f"Certification written to {target}: {'PASS' if document['pass'] else 'FAIL'}\n")
+    except CroupierError as error:
+        fail(str(error))
+    if not document["pass"]:
+        raise typer.Exit(1)
+
+
+@app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,

@@ -569,6 +569,32 @@ def render_html(report: Report, command: str = "") -> str:
     return "\n".join(out)
 
 
+def render_markdown(report: Report, command: str = "") -> str:
+    """The report as Markdown (GitHub's tables); plots and raw HTML fragments are left out."""
+
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|").replace("\n", " ")
+
+    out = [f"# {report.title}", ""]
+    out.extend(f"> {line}\n>" for line in report.summary)
+    out.append(f"> Made by croupier {__version__}" + (f": `{command}`" if command else ""))
+    for section in report.sections:
+        out.extend(["", f"## {section.title}"])
+        for kind, value in section.parts:
+            if kind == "p":
+                out.extend(["", value])
+            elif kind == "table":
+                out.extend(["", f"**{cell(value.caption)}**", ""])
+                out.append("| " + " | ".join(cell(head) for head in value.heads) + " |")
+                out.append(
+                    "|" + "|".join("---:" if i in value.numeric else "---" for i in range(len(value.heads))) + "|"
+                )
+                out.extend("| " + " | ".join(cell(c) for c in row) + " |" for row in value.rows)
+                if value.note:
+                    out.extend(["", value.note])
+    return "\n".join(out) + "\n"
+
+
 def _table_html(table: Table) -> str:
     e = html.escape
     parts = [f'<table class="data"><caption>{e(table.caption)}</caption><thead><tr>']
