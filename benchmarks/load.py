@@ -57,6 +57,8 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
+from croupier.server.names import name_key
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from crash import ServerProcess, free_port
 
@@ -114,8 +116,8 @@ def prepare(database: Path, players: int, tables: int, betting: float, decision:
                 raise SystemExit(f"--players {players} over {tables} tables: more than {BOXES} a table")
             name = f"load-{i + 1}"
             cursor = db.execute(
-                "INSERT INTO accounts (name, role, password_hash, created_at) VALUES (?, 'player', ?, ?)",
-                (name, password_hash, now.isoformat(" ")),
+                "INSERT INTO accounts (name, name_key, role, password_hash, created_at) VALUES (?, ?, 'player', ?, ?)",
+                (name, name_key(name), password_hash, now.isoformat(" ")),
             )
             account = int(cursor.lastrowid or 0)
             db.execute("INSERT INTO wallets (kind, account_id, balance) VALUES ('player', ?, 0)", (account,))

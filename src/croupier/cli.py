@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 import typer
 
+from croupier.accounts_cli import accounts_app
 from croupier.errors import CroupierError
 from croupier.tables_cli import tables_app
 
@@ -32,6 +33,7 @@ simulate_app = typer.Typer(
 )
 app.add_typer(simulate_app, name="simulate")
 app.add_typer(tables_app, name="tables")
+app.add_typer(accounts_app, name="accounts")
 DECKS_HELP = "Analyse a shoe of N decks (1-10000) or 'inf' (default: the rules')."
 
 

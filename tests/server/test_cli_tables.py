@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -135,3 +136,33 @@ def test_refusals_are_one_line_and_status_2(server: str) -> None:
 def test_no_server_flag_is_needed_for_help(tmp_path: Path) -> None:
     result = subprocess.run([*CLI, "tables", "create", "--help"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and "--min" in result.stdout
+
+
+def test_a_supervisor_disables_and_enables_an_account_from_the_command_line(server: str) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CROUPIER_")}
+    env.update(CROUPIER_USER="sam", CROUPIER_PASSWORD="demo")
+
+    def accounts(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [*CLI, "accounts", *args, "--server", server]
+        return subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
+
+    def sign_in() -> int:
+        request = urllib.request.Request(
+            server + "/api/login",
+            data=json.dumps({"name": "chen", "password": "demo"}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return int(answer.status)
+        except urllib.error.HTTPError as error:
+            return int(error.code)
+
+    assert sign_in() == 200
+    off = accounts("disable", "chen", "--reason", "asked to be excluded")
+    assert off.returncode == 0 and "account chen is disabled; 1 token(s) revoked" in off.stdout, off
+    assert sign_in() == 403
+    on = accounts("enable", "chen")
+    assert on.returncode == 0 and on.stdout == "account chen is enabled\n", on
+    assert sign_in() == 200
+    refused(accounts("disable", "nobody"), "404 account 'nobody': no such account")

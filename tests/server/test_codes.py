@@ -58,7 +58,7 @@ def test_sign_in_errors_have_codes(sqlite_server: Server) -> None:
     assert server.client.get("/api/me").json()["code"] == "auth.sign_in_first"
     bad = server.client.get("/api/me", headers={"Authorization": "Bearer nonsense"})
     assert bad.status_code == 401 and bad.json()["code"] == "auth.token_revoked"
-    taken = server.client.post("/api/accounts", json={"name": "ana", "password": "x"})
+    taken = server.client.post("/api/accounts", json={"name": "ana", "password": "a long pass phrase"})
     assert taken.json()["code"] == "auth.name_taken" and taken.json()["params"] == {"name": "ana"}
 
 

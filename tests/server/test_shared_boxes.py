@@ -37,7 +37,10 @@ def post_bet(server: Server, who: dict[str, str], box: int, amount: str, match: 
 
 
 def new_player(server: Server, name: str, balance: str) -> dict[str, str]:
-    assert server.client.post("/api/accounts", json={"name": name, "password": "pw-" + name}).status_code == 201
+    assert (
+        server.client.post("/api/accounts", json={"name": name, "password": "pass phrase of " + name}).status_code
+        == 201
+    )
     cole = server.login("cole")
     deposit = server.client.post(
         "/api/cashier/deposits",
@@ -45,7 +48,7 @@ def new_player(server: Server, name: str, balance: str) -> dict[str, str]:
         headers={**cole, "Idempotency-Key": uuid.uuid4().hex},
     )
     assert deposit.status_code == 200, deposit.text
-    return server.login(name, "pw-" + name)
+    return server.login(name, "pass phrase of " + name)
 
 
 def test_art_2_3_a_bet_behind_may_arrive_before_the_occupants_bet(sqlite_server: Server) -> None:

@@ -31,13 +31,15 @@ from croupier.errors import CroupierError
 from croupier.money import parse_amount
 from croupier.server import codes, history, ledger, tables_admin
 from croupier.server.actor import TableActor, table_rules
-from croupier.server.auth import AuthError, Identity, create_account, identify, revoke, sign_in
+from croupier.server.auth import AuthError, Identity, identify
+from croupier.server.auth import digest as auth_digest
 from croupier.server.baccarat_round import BaccaratDriver
 from croupier.server.clock import Clock, SystemClock
 from croupier.server.commands import Command, Refused, request_digest
 from croupier.server.db import is_sqlite, make_engine, migrate, normalise_url, sessions
 from croupier.server.hub import Hub, RemoteError
 from croupier.server.models import GameTable, IdempotencyRecord
+from croupier.server.routes_accounts import accounts_router
 from croupier.server.routes_pit import pit_router
 from croupier.server.routes_tables import tables_router
 
@@ -256,15 +258,6 @@ class Service:
 # request bodies
 
 
-class SignIn(BaseModel):
-    name: str = Field(min_length=1, max_length=64)
-    password: str = Field(min_length=1, max_length=256)
-
-
-class NewAccount(SignIn):
-    role: str = "player"
-
-
 class BetBody(BaseModel):
     spot: str = Field(min_length=1, max_length=24, description="A box number (blackjack) or a baccarat spot")
     amount: str = Field(min_length=1, max_length=20, description="Decimal text, e.g. 25 or 12.50")
@@ -359,7 +352,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     @app.exception_handler(Refused)
     async def refused(_request: Request, error: Refused) -> JSONResponse:
-        return JSONResponse(codes.body(str(error), error.code, error.params), status_code=error.status)
+        headers = getattr(error, "headers", None)  # a throttled sign-in's Retry-After
+        return JSONResponse(codes.body(str(error), error.code, error.params), status_code=error.status, headers=headers)
 
     @app.exception_handler(AuthError)
     async def auth_error(_request: Request, error: AuthError) -> JSONResponse:
@@ -420,30 +414,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     Key = Annotated[str | None, Header(alias="Idempotency-Key", max_length=128)]
 
     # accounts ------------------------------------------------------------------------------------
-    @app.post("/api/accounts", status_code=201, tags=["accounts"])
-    async def register(body: NewAccount, session: Db) -> dict[str, Any]:
-        """Open a player account (other roles are made by a supervisor: ``croupier serve --demo`` makes some)."""
-        if body.role != "player":
-            raise AuthError("only player accounts may be opened here")
-        async with session.begin():
-            account = await create_account(session, body.name, body.password, "player")
-        return {"id": account.id, "name": account.name, "role": account.role}
-
-    @app.post("/api/login", tags=["accounts"])
-    async def login(body: SignIn, session: Db) -> dict[str, Any]:
-        async with session.begin():
-            token, identity = await sign_in(session, body.name, body.password)
-        return {"token": token, "account": {"id": identity.id, "name": identity.name, "role": identity.role}}
-
-    @app.post("/api/logout", tags=["accounts"])
-    async def logout(
-        identity: Me, session: Db, authorization: Annotated[str | None, Header()] = None
-    ) -> dict[str, Any]:
-        """Sign out: the token is revoked (its row deleted); a later request with it is answered 401."""
-        assert authorization is not None  # ``identity`` was found from it
-        async with session.begin():
-            await revoke(session, authorization[7:].strip())
-        return {"signed_out": identity.name}
+    app.include_router(accounts_router(service))  # open, sign in and out, password, disable (supervisor)
 
     @app.get("/api/me", tags=["accounts"])
     async def me(identity: Me, session: ReadDb) -> dict[str, Any]:
@@ -548,14 +519,21 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         escaped = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
         rows = (
             await session.execute(
-                select(Account.name, Wallet.balance)
+                select(Account.name, Wallet.balance, Account.disabled_at)
                 .join(Wallet, Wallet.account_id == Account.id)
                 .where(Account.role == "player", Account.name.like(f"{escaped}%", escape="\\"))
                 .order_by(Account.name)
                 .limit(20)
             )
         ).all()
-        return [{"account": row.name, "balance": ledger.money_text(int(row.balance))} for row in rows]
+        return [
+            {
+                "account": row.name,
+                "balance": ledger.money_text(int(row.balance)),
+                "disabled": row.disabled_at is not None,
+            }
+            for row in rows
+        ]
 
     @app.get("/api/ledger", tags=["cashier"])
     async def ledger_check(identity: Me, session: ReadDb) -> dict[str, Any]:
@@ -765,6 +743,11 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         try:
             await websocket.send_json({"type": "snapshot", "snapshot": snapshot})
             async for message in subscription.messages():
+                if "signed_out" in message:  # tokens of this account were revoked (routes_accounts)
+                    if token and revoked(message["signed_out"], token):
+                        await websocket.close(code=4401, reason="the token was revoked; sign in again")
+                        return
+                    continue
                 out = {"type": "event", **message}
                 actor = service.actors.get(table_id)  # the legal actions are known where the table runs
                 if identity is not None and actor is not None and actor.round is not None:
@@ -787,6 +770,13 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             pass
         finally:
             subscription.close()
+
+    def revoked(signed_out: dict[str, Any], token: str) -> bool:
+        """Whether a ``signed_out`` message (its ``tokens``, else all but ``keep``) revoked ``token``."""
+        mine = auth_digest(token)
+        if signed_out.get("tokens") is not None:
+            return mine in signed_out["tokens"]
+        return bool(mine != signed_out.get("keep"))
 
     web = Path(__file__).with_name("web")
     if (web / "index.html").is_file():

@@ -17,7 +17,10 @@ from typing import Any
 
 _AMOUNT = r"[0-9][0-9.,]*"
 _NAME = r"[\w.-]+"
-_INTS = frozenset({"box", "seat", "hand", "mine", "count", "max", "total", "boxes", "turn_box", "turn_hand"})
+_INTS = frozenset(
+    {"box", "seat", "hand", "mine", "count", "max", "total", "boxes", "turn_box", "turn_hand"}
+    | {"seconds", "minimum", "maximum", "length"}
+)
 
 # (code, pattern): the first pattern that matches (re.search) names the refusal; named groups are its params
 PATTERNS: tuple[tuple[str, str], ...] = (
@@ -142,7 +145,28 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     ("auth.token_revoked", r"^unknown or revoked token"),
     ("auth.token_expired", r"^the token has expired"),
     ("auth.name_taken", r"^account name '(?P<name>[^']*)' is taken"),
-    ("auth.bad_name", r"^account name '(?P<name>[^']*)': 1-64 letters"),
+    ("auth.bad_name", r"^account name '(?P<name>[^']*)': (?:1-64 letters|a combining mark)"),
+    ("auth.name_not_nfkc", r"^account name '(?P<name>[^']*)': write it as '(?P<normal>[^']*)'"),
+    ("auth.name_mixed_scripts", r"^account name '(?P<name>[^']*)': its letters mix scripts \((?P<scripts>[^)]*)\)"),
+    ("auth.name_lookalike", r"^account name '(?P<name>[^']*)': every letter looks like a Latin letter"),
+    (
+        "auth.throttled",
+        r"^(?:sign in|change password): too many failed attempts for this (?P<whose>account|address); try again in (?P<seconds>\d+) s",
+    ),
+    (
+        "auth.register_throttled",
+        r"^register: too many accounts opened from this address; try again in (?P<seconds>\d+) s",
+    ),
+    ("auth.disabled", r"^account (?P<name>\S+) is disabled by a supervisor"),
+    ("auth.wrong_old_password", r"^change password: the old password is wrong"),
+    ("auth.disable_self", r"^a supervisor may not disable their own account"),
+    ("account.not_found", r"^account '(?P<name>[^']*)': no such account"),
+    ("password.too_short", r"^password: at least (?P<minimum>\d+) characters; this one has (?P<length>\d+)"),
+    ("password.too_long", r"^password: at most (?P<maximum>\d+) characters; this one has (?P<length>\d+)"),
+    ("password.common", r"^password: it is one of the most common passwords"),
+    ("password.like_name", r"^password: it is the account's name"),
+    ("password.repeated", r"^password: one or two characters repeated"),
+    ("password.unchanged", r"^password: the new password is the old one"),
     ("auth.forbidden", r"^only .* may |^only player accounts may be opened here| is not the dealer of table "),
     # idempotency
     ("idempotency.key_required", r"needs an Idempotency-Key header|it needs an Idempotency-Key header"),

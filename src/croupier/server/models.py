@@ -47,16 +47,37 @@ class Account(Base):
     role: Mapped[str] = mapped_column(String(16))
     password_hash: Mapped[str] = mapped_column(String(256))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # names are unique by this key (croupier.server.names.name_key: look-alike names are one)
+    name_key: Mapped[str | None] = mapped_column(String(256))
+    disabled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # by a supervisor; None: enabled
+    disabled_reason: Mapped[str | None] = mapped_column(String(200))
+
+    __table_args__ = (Index("accounts_by_name_key", "name_key", unique=True),)
 
 
 class Token(Base):
     """A bearer token: only its SHA-256 is stored."""
 
     __tablename__ = "tokens"
+    __table_args__ = (Index("tokens_account", "account_id"), Index("tokens_expires", "expires_at"))
 
     digest: Mapped[str] = mapped_column(String(64), primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SignInFailure(Base):
+    """Failed sign-ins counted per name key (scope ``name``) and per address (``address``), and the
+    registrations per address (``register``): croupier.server.throttle."""
+
+    __tablename__ = "sign_in_failures"
+    __table_args__ = (Index("sign_in_failures_last", "last_failure"),)
+
+    scope: Mapped[str] = mapped_column(String(16), primary_key=True)
+    key: Mapped[str] = mapped_column(String(256), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer)
+    last_failure: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    locked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class Wallet(Base):

@@ -71,6 +71,10 @@ function header() {
   out.hidden = !account;
   out.style.display = account ? "" : "none"; // a button's display rule would otherwise show it signed out
   out.textContent = t("sign_out");
+  const everywhere = document.getElementById("logout-all");
+  everywhere.hidden = !account;
+  everywhere.style.display = account ? "" : "none";
+  everywhere.textContent = t("sign_out_everywhere");
   const toggle = document.getElementById("menu-toggle");
   toggle.hidden = !account;
   toggle.style.display = account ? "" : "none";
@@ -192,23 +196,47 @@ function loginView() {
       <input id="login-password" name="password" type="password" autocomplete="current-password" required>
       <button type="submit" class="primary" id="login-submit">${esc(t("login.submit"))}</button>
       <p class="hint">${esc(t("login.hint"))}</p>
+    </form>
+    <form id="register-form">
+      <h2>${esc(t("login.register_title"))}</h2>
+      <label for="register-name">${esc(t("login.name"))}</label>
+      <input id="register-name" name="name" autocomplete="username" maxlength="64" required>
+      <label for="register-password">${esc(t("login.password"))}</label>
+      <input id="register-password" name="password" type="password" autocomplete="new-password" minlength="10" maxlength="128" aria-describedby="register-rules" required>
+      <p class="hint" id="register-rules">${esc(t("login.rules"))}</p>
+      <button type="submit" id="register-submit">${esc(t("login.register_submit"))}</button>
     </form></section>`;
   const form = document.getElementById("login-form");
+  const opening = document.getElementById("register-form");
+  opening.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = opening.elements.name.value.trim();
+    const password = opening.elements.password.value;
+    try {
+      await api("POST", "/api/accounts", { name, password });
+      await signIn(name, password);
+    } catch (error) {
+      toast(error.message); // the password rule or the wait it names, in the page's language
+    }
+  });
+  async function signIn(name, password) {
+    const answer = await api("POST", "/api/login", { name, password });
+    session.set(answer.token, answer.account);
+    await refreshMe();
+    const target = sessionStorage.getItem("croupier.after") || "#/";
+    sessionStorage.removeItem("croupier.after");
+    header();
+    if (location.hash === target) route();
+    else location.hash = target;
+  }
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const name = form.elements.name.value.trim();
     const password = form.elements.password.value;
     try {
-      const answer = await api("POST", "/api/login", { name, password });
-      session.set(answer.token, answer.account);
-      await refreshMe();
-      const target = sessionStorage.getItem("croupier.after") || "#/";
-      sessionStorage.removeItem("croupier.after");
-      header();
-      if (location.hash === target) route();
-      else location.hash = target;
+      await signIn(name, password);
     } catch (error) {
-      toast(error.message);
+      toast(error.message); // a lockout names its wait (auth.throttled)
     }
   });
   document.getElementById("login-name").focus();
@@ -345,6 +373,18 @@ document.getElementById("logout").addEventListener("click", async () => {
     if (!(error instanceof ApiError && error.status === 401)) console.warn("sign out:", error.message);
   }
   signedOut(t("session.signed_out"), "info");
+  if (location.hash !== "#/") location.hash = "#/";
+});
+document.getElementById("logout-all").addEventListener("click", async () => {
+  try {
+    await api("POST", "/api/logout/everywhere"); // every token of the account, on every device
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 401)) {
+      toast(error.message);
+      return;
+    }
+  }
+  signedOut(t("session.signed_out_everywhere"), "info");
   if (location.hash !== "#/") location.hash = "#/";
 });
 window.addEventListener("hashchange", route);

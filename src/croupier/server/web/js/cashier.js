@@ -1,5 +1,6 @@
 // The cashier's screen (#/cashier): find a player, pay money in or out, and read the ledger's proof that
-// nothing was created or lost (docs/protocol.md, "Cashier and ledger"). A payment keeps its
+// nothing was created or lost (docs/protocol.md, "Cashier and ledger"); a supervisor also disables and
+// enables a player's account here. A payment keeps its
 // Idempotency-Key until it is answered, so a retry after a lost connection never pays twice.
 
 import { api, newKey } from "./api.js";
@@ -18,10 +19,17 @@ export function mountCashier(main, ctx) {
 
   function render() {
     if (!s.alive) return;
+    const supervisor = ctx.me && ctx.me.role === "supervisor"; // disables and enables accounts
     const rows = s.found
       .map(
         (a) =>
-          `<li><button type="button" class="pick${s.chosen === a.account ? " chosen" : ""}" data-account="${esc(a.account)}">${esc(a.account)}</button> <span class="balance">${esc(money(a.balance))}</span></li>`,
+          `<li><button type="button" class="pick${s.chosen === a.account ? " chosen" : ""}" data-account="${esc(a.account)}">${esc(a.account)}</button> <span class="balance">${esc(money(a.balance))}</span>${
+            a.disabled ? ` <span class="tag disabled">${esc(t("cash.disabled"))}</span>` : ""
+          }${
+            supervisor
+              ? ` <button type="button" class="small access" data-account="${esc(a.account)}" data-action="${a.disabled ? "enable" : "disable"}">${esc(t(a.disabled ? "cash.enable" : "cash.disable"))}</button>`
+              : ""
+          }</li>`,
       )
       .join("");
     main.innerHTML = `<section class="panel cashier">
@@ -86,7 +94,19 @@ export function mountCashier(main, ctx) {
       toast(error.message);
     }
   });
+  async function access(account, action) {
+    // a disabled account is signed out everywhere at once; its money stays, as its bets in play
+    await api("POST", `/api/accounts/${encodeURIComponent(account)}/${action}`, action === "disable" ? {} : undefined);
+    toast(t(action === "disable" ? "cash.disabled_done" : "cash.enabled_done", { name: account }), "info");
+    await find(s.query || "");
+  }
+
   main.addEventListener("click", (event) => {
+    const button = event.target.closest(".access");
+    if (button) {
+      access(button.dataset.account, button.dataset.action).catch((error) => toast(error.message));
+      return;
+    }
     const pick = event.target.closest(".pick");
     if (!pick) return;
     s.chosen = pick.dataset.account;
