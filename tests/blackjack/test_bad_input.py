@@ -1,4 +1,4 @@
-"""Bad input to ``croupier replay`` (TRANSCRIPT.md "Errors"; issue 2, "Acceptance").
+"""Bad input to ``croupier replay`` (TRANSCRIPT.md "Errors").
 
 Each case is a blackjack transcript with exactly one problem. The CLI must exit with status 2, print
 exactly one line on stderr naming the round, the action and the rule (with its article), print

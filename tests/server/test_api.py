@@ -1,4 +1,4 @@
-"""The table service's REST API, with SQLite and with PostgreSQL (issue 6)."""
+"""The table service's REST API, with SQLite and with PostgreSQL."""
 
 from __future__ import annotations
 
@@ -241,7 +241,7 @@ def test_the_snapshot_names_the_rules_and_keeps_the_last_round(server: Server) -
 
 
 def test_fifty_concurrent_bets_for_the_whole_balance(server: Server) -> None:
-    """Issue 6: fifty bets sent at once, each for a player's whole balance: exactly one is taken."""
+    """Fifty bets sent at once, each for a player's whole balance: exactly one is taken."""
     from concurrent.futures import ThreadPoolExecutor
 
     cole = server.login("cole")

@@ -1,4 +1,4 @@
-"""Baccarat at a server table: bets on every spot, the coup dealt and settled, the roads (issue 6)."""
+"""Baccarat at a server table: bets on every spot, the coup dealt and settled, the roads."""
 
 from __future__ import annotations
 
@@ -100,7 +100,7 @@ def test_baccarat_transcripts_replay(server: Server) -> None:
 
 
 def test_the_house_edge_for_the_cards_not_yet_seen(server: Server) -> None:
-    """Issue 7: the exact house edge of each bet for the remaining shoe, counted from the cards seen face
+    """The exact house edge of each bet for the remaining shoe, counted from the cards seen face
     up only (burned cards stay unknown), as anyone at the table could."""
     from croupier.baccarat.presets import baccarat_rules
     from croupier.math.baccarat import analyze_baccarat

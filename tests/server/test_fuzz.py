@@ -1,4 +1,4 @@
-"""Fuzzing the live table service's OpenAPI document (issue 6): no 5xx, no traceback, in any answer.
+"""Fuzzing the live table service's OpenAPI document: no 5xx, no traceback, in any answer.
 
 Schemathesis reads ``/openapi.json`` from a real ``croupier serve`` (a subprocess on a SQLite file, the
 demo tables playing with 0.5 s timers) and generates requests for every operation: valid ones (positive mode) and ones

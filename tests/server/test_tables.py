@@ -128,7 +128,7 @@ def _verify(tmp_path: Any, document: dict[str, Any]) -> Any:
 
 
 def test_a_finished_baccarat_shoe_verifies_with_its_start_cards(sqlite_server: Server, tmp_path: Any) -> None:
-    """Issue 12: `croupier verify` refused every baccarat shoe whose first card and burns (Art. 2.1) went
+    """Regression: `croupier verify` refused every baccarat shoe whose first card and burns (Art. 2.1) went
     with a round that kept no record; the shoe document now carries them as ``start_cards``."""
     from croupier.baccarat.tableau import card_value
     from croupier.cards import Card
