@@ -1,10 +1,10 @@
-"""Time the exact analyses of issue 4 on a full 8-deck shoe, after warm-up.
+"""Time the exact analyses on a full 8-deck shoe, after warm-up.
 
 Run: ``.venv/bin/python benchmarks/analysis.py [--runs N]``. Each analysis runs once to warm up (imports,
 caches), then ``N`` times; the median wall time is printed, with the fastest and slowest. Floats
 here are timings; baccarat is exact in fractions, blackjack sums its probabilities in float64.
 
-Aims (issue 4): baccarat under 50 ms; blackjack under 1 s.
+Aims: baccarat under 50 ms; blackjack under 1 s.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ Benchmark = Callable[[], object]
 
 
 def baccarat_full_shoe() -> object:
-    """A full 8-deck Macau analysis: every count, probability and house edge (issue 4, item 1)."""
+    """A full 8-deck Macau analysis: every count, probability and house edge."""
     from croupier.baccarat.presets import baccarat_rules
     from croupier.math.baccarat import analyze_baccarat
 
@@ -26,7 +26,7 @@ def baccarat_full_shoe() -> object:
     return analysis.house_edge
 
 
-# --- blackjack (issue 4, item 2) ------------------------------------------------------------------
+# --- blackjack ------------------------------------------------------------------------------------
 # The blackjack analysis computes probabilities in float64 (croupier.math.blackjack); the first call
 # also compiles (or loads from numba's cache) its kernels and builds its tables: that is the warm-up.
 

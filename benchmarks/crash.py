@@ -1,4 +1,4 @@
-"""Crash recovery under play: SIGKILL the live table server at random moments and check every invariant (issue 6).
+"""Crash recovery under play: SIGKILL the live table server at random moments and check every invariant.
 
 A real ``croupier serve`` process runs on a SQLite file. Bots (one thread each, plain HTTP) play the demo
 tables as ana, ben and chen: they bet with Idempotency-Keys, answer some decisions and leave others to

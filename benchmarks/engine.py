@@ -1,4 +1,4 @@
-"""Rounds per second of the automated blackjack engine under random legal play (issue 2).
+"""Rounds per second of the automated blackjack engine under random legal play.
 
 For each preset (``macau-1983``, ``live-online``) and each table size (1 box, 7 boxes) the engine
 plays rounds from seeded shoes (:func:`croupier.rng.seeded`), every decision drawn uniformly from
@@ -32,7 +32,7 @@ from croupier.rng import RandomSource, seeded
 from croupier.shoe import Shoe, place_cut_card
 
 AIM = 20_000
-"""One-box rounds a second that issue 2 asks for."""
+"""One-box rounds a second the project aims at."""
 
 
 def _new_shoe(rules: Rules, rng: RandomSource) -> Shoe:

@@ -1,4 +1,4 @@
-"""Load: bots play blackjack over WebSockets and REST against a real ``croupier serve`` on loopback (issue 6).
+"""Load: bots play blackjack over WebSockets and REST against a real ``croupier serve`` on loopback.
 
 Setup (not timed). A fresh SQLite database gets the demo (one start of the server), then, with the server
 stopped, more live-online tables (rows in ``game_tables``, like the demo's ``online-1``: 5-500, chip 1)

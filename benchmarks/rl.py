@@ -1,4 +1,4 @@
-"""Environment steps per second: croupier's blackjack environments against Gymnasium's Blackjack-v1 (issue 8).
+"""Environment steps per second: croupier's blackjack environments against Gymnasium's Blackjack-v1.
 
 Each environment is made with ``gymnasium.make`` (the same default wrappers for all: the passive
 checker and the order enforcer) and played by the same random agent: each action drawn uniformly
@@ -28,7 +28,7 @@ import numpy as np
 import croupier.rl  # noqa: F401  (registers the ids)
 
 AIM = 0.25
-"""The share of Blackjack-v1's steps per second that issue 8 aims at."""
+"""The share of Blackjack-v1's steps per second the project aims at."""
 
 TOY = "Blackjack-v1"
 OURS = ("croupier/Blackjack-macau-1983-v0", "croupier/Blackjack-live-online-v0")

@@ -1,4 +1,4 @@
-"""Tabular Q-learning on the blackjack environment, compared with the exact basic strategy (issue 8).
+"""Tabular Q-learning on the blackjack environment, compared with the exact basic strategy.
 
 The agent learns on :class:`~croupier.rl.blackjack.BlackjackEnv` (one box, a flat bet of one unit,
 the preset's finite shoe) for ``--seconds`` seconds of wall time. Its state is the hand as the chart

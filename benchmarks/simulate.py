@@ -1,4 +1,4 @@
-"""Rounds per second of the compiled blackjack simulator (issue 5), per core and on every core.
+"""Rounds per second of the compiled blackjack simulator, per core and on every core.
 
 For each preset (``macau-1983``, ``live-online``) and table size (1 box, 7 boxes) the simulator plays
 rounds from real shoes (cut card, burns, the analysis's strategy) with one thread, then with one thread
@@ -26,7 +26,7 @@ from croupier.sim.blackjack import cores, simulate_blackjack
 from croupier.sim.charts import Strategy, strategy_from_analysis
 
 AIM = 8_000_000
-"""One-box rounds a second on one core that issue 5 asks for."""
+"""One-box rounds a second on one core the project aims at."""
 
 EV_RULE_SETS: tuple[tuple[str, dict[str, object]], ...] = (
     ("macau-1983", {}),

@@ -1,4 +1,4 @@
-"""The par sheet (issue 5, item 4): ``croupier report`` for every preset of RULES.md."""
+"""The par sheet: ``croupier report`` for every preset of RULES.md."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def test_baccarat_report_every_bet() -> None:
     for spot in analysis.spots:
         ev, _sd = bet_moments(analysis, spot)
         assert f"{spot} {pct(-ev)}" in report.summary[0]
-    assert "2,292,252,566,437,888" in page  # issue 4's 8-deck banker count
+    assert "2,292,252,566,437,888" in page  # the 8-deck banker count of the exact analysis
     assert "commission=none_super6" in page
 
 

@@ -1,4 +1,4 @@
-"""The par sheet (issue 5, item 4): the document a regulator asks for, for one rule set.
+"""The par sheet: the document a regulator asks for, for one rule set.
 
 ``croupier report --rules PRESET [--set NAME=VALUE …] --out report.html`` writes one self-contained
 HTML page (inline SVG plots drawn with matplotlib, no script, no outside asset, A4 print style):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -132,6 +133,40 @@ def test_cards_and_money_conserved_and_replay_equals_engine(
     net = {p: sum((r.net.get(p, ZERO) for r in settled), ZERO) for p in chips}
     assert net == chips
 
+    assert (rule_set.describe()["tie_pays"], rule_set.describe()["pair_pays"]) == ("8:1", "11:1")  # the oracle's
+    # the oracle: every coup's cards drawn by the tableau of RULES §4 and every stake paid as §4 says,
+    # worked out here from the cards in the order the shoe dealt them, not by the engine's code
+    standing: dict[tuple[str, str], Fraction] = {}
+    placed_now: dict[tuple[str, str], Fraction] = {}
+    dealt_now: list[str] = []
+    for op in shoe_ops:
+        if isinstance(op, BetPlaced):
+            key = (op.player, op.spot)
+            placed_now[key] = placed_now.get(key, Fraction(0)) + Fraction(op.amount)
+        elif isinstance(op, CardDealt):
+            dealt_now.append(str(op.card))
+        elif isinstance(op, CoupSettled):
+            result = op.result
+            player, banker = _oracle_coup(dealt_now)
+            assert ([str(c) for c in result.cards.player], [str(c) for c in result.cards.banker]) == (player, banker)
+            stakes = dict(placed_now)
+            for key, amount in standing.items():
+                stakes[key] = stakes.get(key, Fraction(0)) + amount
+            engine: dict[tuple[str, str], tuple[Fraction, Fraction, Fraction]] = {}
+            for s in result.settlements:
+                stake, returned, carried = engine.get((s.player, s.spot), (Fraction(0),) * 3)
+                engine[(s.player, s.spot)] = (
+                    stake + Fraction(s.stake),
+                    returned + Fraction(s.returned),
+                    carried + Fraction(s.carried),
+                )
+            expected = {
+                key: (stake, *_oracle_payout(rule_set, key[1], stake, player, banker)) for key, stake in stakes.items()
+            }
+            assert engine == expected, (player, banker)
+            standing = {key: carried for key, (_stake, _returned, carried) in expected.items() if carried}
+            placed_now, dealt_now = {}, []
+
     # replay: the transcript of this shoe gives the engine's cards and money, twice the same
     replayed = replay_doc(doc)
     assert replayed == replay_doc(doc)
@@ -142,6 +177,71 @@ def test_cards_and_money_conserved_and_replay_equals_engine(
         assert document["net"] == {p: format_amount(g) for p, g in result.net.items()}
         assert document["last_round"] == result.last_coup
     assert replayed["net"] == {p: format_amount(g) for p, g in net.items() if any(p in r.net for r in settled)}
+
+
+def _value(card: str) -> int:
+    """RULES §4: A=1, 2-9 face, T/J/Q/K = 0."""
+    return 0 if card[0] in "TJQK" else 1 if card[0] == "A" else int(card[0])
+
+
+def _total(cards: list[str]) -> int:
+    return sum(_value(card) for card in cards) % 10
+
+
+def _oracle_coup(dealt: list[str]) -> tuple[list[str], list[str]]:
+    """The two sides' cards from a coup's cards in the order dealt, by RULES §4 (Art. 7, 9): player, banker,
+    player, banker; a natural stands both; the player draws on 0-5; the banker by the drawing table.
+    Every card the coup dealt must be used, and no more."""
+    cards = iter(dealt)
+    player = [next(cards)]
+    banker = [next(cards)]
+    player.append(next(cards))
+    banker.append(next(cards))
+    if _total(player) < 8 and _total(banker) < 8:
+        banker_total = _total(banker)
+        if _total(player) <= 5:
+            player.append(next(cards))
+            p = _value(player[2])
+            draws = {0: True, 1: True, 2: True, 3: p != 8, 4: 2 <= p <= 7, 5: 4 <= p <= 7, 6: p in (6, 7)}
+            banker_draws = draws.get(banker_total, False)
+        else:
+            banker_draws = banker_total <= 5
+        if banker_draws:
+            banker.append(next(cards))
+    assert next(cards, None) is None, f"the coup dealt {dealt}; the tableau uses {player} and {banker}"
+    return player, banker
+
+
+def _oracle_payout(
+    rule_set: Rules, spot: str, stake: Fraction, player: list[str], banker: list[str]
+) -> tuple[Fraction, Fraction]:
+    """What goes back to the bettor now and what stays on the spot, by RULES §4 (Art. 12, 13, 17, 18; the 2018
+    amendment): player 1:1; banker 0.95:1, or 1:1 and a winning 6 1:2 under none_super6; player and banker
+    returned on a tie, or left standing under increase_only; tie 8:1; pairs 11:1 on the first two cards'
+    rank; lucky 6 12:1 on a two-card banker 6 win, 20:1 on a three-card one."""
+    p, b = _total(player), _total(banker)
+    winner = "player" if p > b else "banker" if b > p else "tie"
+    if spot in ("player", "banker"):
+        if winner == "tie":
+            return (Fraction(0), stake) if rule_set.tie_bets == "increase_only" else (stake, Fraction(0))
+        if winner != spot:
+            return Fraction(0), Fraction(0)
+        if spot == "player":
+            ratio = Fraction(1)
+        elif rule_set.commission == "5pct":
+            ratio = Fraction(95, 100)
+        else:
+            ratio = Fraction(1, 2) if b == 6 else Fraction(1)
+        return stake * (1 + ratio), Fraction(0)
+    side = {"player_pair": player, "banker_pair": banker}.get(spot)
+    if side is not None:
+        return (stake * 12 if side[0][0] == side[1][0] else Fraction(0)), Fraction(0)
+    if spot == "tie":
+        return (stake * 9 if winner == "tie" else Fraction(0)), Fraction(0)
+    assert spot == "lucky_6", spot
+    if winner == "banker" and b == 6:
+        return stake * (13 if len(banker) == 2 else 21), Fraction(0)
+    return Fraction(0), Fraction(0)
 
 
 def _dealt_order(player: tuple[Any, ...], banker: tuple[Any, ...]) -> list[Any]:

@@ -1,4 +1,4 @@
-"""Bad input to ``croupier replay`` (TRANSCRIPT.md "Errors"; issue 2, "Acceptance").
+"""Bad input to ``croupier replay`` (TRANSCRIPT.md "Errors").
 
 Each case is a blackjack transcript with exactly one problem. The CLI must exit with status 2, print
 exactly one line on stderr naming the round, the action and the rule (with its article), print
@@ -32,6 +32,7 @@ from croupier.blackjack.state import Table
 from croupier.cards import parse_cards
 from croupier.cli import app
 from croupier.errors import CroupierError, IllegalActionError
+from croupier.money import format_amount, half, parse_amount
 from croupier.shoe import Shoe
 
 BURNS = ["2C", "3C", "4C", "5C", "6C", "7C"]
@@ -414,12 +415,31 @@ def test_every_offered_action_can_be_taken_when_the_shoe_runs_dry() -> None:
     assert current.voided and current.payments == [] and current.legal_actions() == ()
 
 
-def test_amounts_in_refusals_are_exact() -> None:
-    """The insurance limit in the message is the exact half: no binary floating point (TRANSCRIPT.md)."""
-    bad = doc("macau-1983", "TH 6D AS KH", [act("insurance", player="ana", amount="0.6")], bets=[("ana", 1, "1.1")])
+@pytest.mark.parametrize(
+    ("bet", "asked", "limit"),
+    [
+        ("1.1", "0.6", "0.55"),
+        ("0.00000003", "0.00000002", "0.000000015"),  # binary floating point prints 1.5e-08, Decimal 1.5E-8
+        ("999999999999999.99999999", "500000000000000", "499999999999999.999999995"),  # a float holds 5e14
+    ],
+)
+def test_amounts_in_refusals_are_exact(bet: str, asked: str, limit: str) -> None:
+    """The insurance limit in the message is the bet's exact half, as the transcript wrote the bet: no binary
+    floating point, no exponent, no digit lost (TRANSCRIPT.md)."""
+    bad = doc("macau-1983", "TH 6D AS KH", [act("insurance", player="ana", amount=asked)], bets=[("ana", 1, bet)])
     line = assert_one_line_error(replay(bad), "round 1", "action 1", "Art. 8")
-    assert "0.55" in line and "0.6" in line
-    assert Decimal("0.55") * 2 == Decimal("1.1")
+    assert line.endswith(f"ana's bet on box 1 is {bet}, so at most {limit}; asked {asked}"), line
+
+
+def test_amounts_are_read_and_written_exactly() -> None:
+    """The project's money code: a float is refused, decimal text is read as written, a half is exact and is
+    printed without an exponent."""
+    with pytest.raises(CroupierError, match="exact decimal"):
+        parse_amount(1.1)
+    assert parse_amount("1.1") == Decimal("1.1") and parse_amount(" 1E+2 ") == 100
+    assert format_amount(half(parse_amount("0.00000003"))) == "0.000000015"
+    assert format_amount(half(parse_amount("999999999999999.99999999"))) == "499999999999999.999999995"
+    assert format_amount(parse_amount("-50.00")) == "-50" and format_amount(parse_amount("0.000")) == "0"
 
 
 def test_insurance_is_offered_whenever_some_insurance_is_legal() -> None:

@@ -1,4 +1,4 @@
-"""Hypothesis properties of the blackjack engine (issue 2, "Acceptance"; DESIGN.md "Habits").
+"""Hypothesis properties of the blackjack engine (DESIGN.md "Habits").
 
 Random rule sets (every parameter of ``PARAMS`` with random legal values, over both presets) are
 played with random legal decisions (:mod:`croupier.blackjack.autoplay`, seeded through

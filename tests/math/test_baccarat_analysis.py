@@ -1,4 +1,4 @@
-"""Exact baccarat analysis (issue 4, item 1): published figures, an engine brute force, the command line.
+"""Exact baccarat analysis: published figures, an engine brute force, the command line.
 
 Published figures are cited in each test's docstring. Counts are the numbers of ordered six-card
 sequences (the convention of those tables); house edges are per coup, a tie pushing player and
@@ -59,7 +59,7 @@ def micro(value: Fraction) -> int:
 
 
 def test_eight_deck_counts_are_the_anchor() -> None:
-    """Issue 4's anchor, also the table "Probabilities in 8-deck Baccarat" of casinoexploit.com,
+    """The anchor figures, as in the table "Probabilities in 8-deck Baccarat" of casinoexploit.com,
     http://www.casinoexploit.com/baccarat.html: banker 2,292,252,566,437,888, player
     2,230,518,282,592,256, tie 475,627,426,473,216 of 4,998,398,275,503,360 = 416·415·…·411."""
     counts = analyze_baccarat(MACAU).counts

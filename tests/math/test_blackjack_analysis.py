@@ -1,4 +1,4 @@
-"""The exact blackjack analysis (issue 4, item 2): anchors, published figures, an independent brute-force
+"""The exact blackjack analysis: anchors, published figures, an independent brute-force
 reference on tiny shoes, properties and bad input.
 
 Figures are EVs in percent of the initial bet. Published figures come from analyzers whose split
@@ -54,17 +54,17 @@ def percent(analysis: BlackjackAnalysis) -> float:
 
 
 # --------------------------------------------------------------------------------------------------
-# anchors (issue 4) and published figures
+# anchors and published figures
 
 
 def test_anchor_six_decks_s17_das_split_to_four() -> None:
-    """Issue 4 anchor: 6 decks, S17, DOA, DAS, split to 4 hands, no resplit of aces, no surrender, peek: -0.4029%."""
+    """An anchor game: 6 decks, S17, DOA, DAS, split to 4 hands, no resplit of aces, no surrender, peek: -0.4029%."""
     rules = us_rules(decks=6, dealer_hits_soft_17=False, double_after_split=True, max_split_hands=4)
     assert percent(analyze_blackjack(rules)) == pytest.approx(-0.4029, abs=0.002)
 
 
 def test_anchor_infinite_deck_s17_no_das_one_split() -> None:
-    """Issue 4 anchor: infinite deck, S17, DOA, no DAS, one split only: -0.6902%."""
+    """An anchor game: infinite deck, S17, DOA, no DAS, one split only: -0.6902%."""
     rules = us_rules(dealer_hits_soft_17=False, double_after_split=False, max_split_hands=2)
     assert percent(analyze_blackjack(rules, decks=math.inf)) == pytest.approx(-0.6902, abs=0.002)
 

@@ -1,4 +1,4 @@
-"""``croupier analyze blackjack`` (issue 4, item 2): the anchors through the command line, decks beyond a
+"""``croupier analyze blackjack``: the anchors through the command line, decks beyond a
 table's 8 and ``inf``, a remaining composition, and the one-line error contract."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from croupier.blackjack.presets import blackjack_rules
 from croupier.cli import app
 from croupier.math.blackjack import analyze_blackjack
 
-US = [  # the issue's anchor games on the live-online preset: hole card, peek, a natural takes the original bet
+US = [  # the anchor games on the live-online preset: hole card, peek, a natural takes the original bet
     "--set",
     "hole_card=peek",
     "--set",

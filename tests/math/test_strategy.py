@@ -1,4 +1,4 @@
-"""Strategy charts (issue 4, item 3): the chart against a published basic strategy, fallbacks, Macau's
+"""Strategy charts: the chart against a published basic strategy, fallbacks, Macau's
 composition-dependent exceptions, the picture files and ``croupier strategy``."""
 
 from __future__ import annotations

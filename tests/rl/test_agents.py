@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +12,7 @@ import pytest
 
 from croupier.rl.agents import BasicStrategy, chart_key, random_action
 from croupier.rl.blackjack import BlackjackEnv
-from croupier.rl.encoding import DOUBLE, HIT, OBS_SIZE, SPLIT, STAND
+from croupier.rl.encoding import DOUBLE, FIRST_BET, HIT, NO_BET, OBS_SIZE, SPLIT, STAND
 from croupier.rl.multi import BlackjackAEC
 from croupier.rng import seeded
 
@@ -58,19 +59,38 @@ def test_basic_strategy_follows_the_chart() -> None:
 
 
 def test_agents_play_the_multi_seat_table() -> None:
-    env = BlackjackAEC("macau-1983", seats=3, behind=1, bet_sizes=(1, 5))
+    """Basic strategy at seat 1 and random play at seats 2-3 and behind: every action they choose is one the
+    mask offers and the engine takes; every episode is one round, settled, with each agent's rewards adding
+    up to what the round paid it; and each agent bets and decides."""
+    env = BlackjackAEC("macau-1983", seats=3, behind=1, bet_sizes=(1, 5), illegal_action="raise")
     agent = BasicStrategy(env.rules)
     rng = seeded(1)
+    acted: dict[str, set[str]] = {name: set() for name in env.possible_agents}
     for episode in range(20):
         env.reset(seed=1 if episode == 0 else None)
-        for name in env.agent_iter():
-            obs, _reward, terminated, truncated, info = env.last()
-            if terminated or truncated:
+        earned = dict.fromkeys(env.possible_agents, 0.0)
+        finals: dict[str, dict[str, object]] = {}
+        for name in env.agent_iter(max_iter=500):
+            obs, reward, terminated, truncated, info = env.last()
+            earned[name] += reward
+            assert not truncated, "a six-deck shoe does not run out in twenty rounds"
+            if terminated:
+                finals[name] = info
                 env.step(None)
-            elif name == "seat_1":
-                env.step(agent.act(obs, info["action_mask"]))
-            else:
-                env.step(random_action(info["action_mask"], rng))
+                continue
+            mask = info["action_mask"]
+            action = agent.act(obs, mask) if name == "seat_1" else random_action(mask, rng)
+            assert mask[action], (name, action, mask)
+            acted[name].add("bet" if action >= FIRST_BET else "no_bet" if action == NO_BET else "decide")
+            env.step(action)
+        assert env.agents == [] and set(finals) == set(env.possible_agents), "the episode did not end"
+        assert env.round.pending is None  # settled (or not dealt: nobody bet)
+        net = env.round.net()
+        for name, info in finals.items():
+            assert Decimal(str(info["net"])) == net.get(name, Decimal(0))
+            assert earned[name] == float(net.get(name, Decimal(0))), (name, earned[name], net)
+    assert acted["seat_1"] >= {"bet", "decide"}
+    assert all("bet" in kinds for kinds in acted.values())
 
 
 @pytest.mark.parametrize(

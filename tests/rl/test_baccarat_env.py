@@ -1,4 +1,4 @@
-"""The baccarat betting environment (issue 8): the checker, masks against the engine, seeds, replay."""
+"""The baccarat betting environment: the checker, masks against the engine, seeds, replay."""
 
 from __future__ import annotations
 

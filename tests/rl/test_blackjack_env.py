@@ -1,4 +1,4 @@
-"""The single-agent blackjack environment (issue 8): checkers, masks against the engine, replay.
+"""The single-agent blackjack environment: checkers, masks against the engine, replay.
 
 * Gymnasium's own checker passes for both presets, with and without bet decisions, made by id.
 * Masks never offer an illegal action: every masked-legal action passes the engine's ``verify_``

@@ -1,4 +1,4 @@
-"""The multi-seat PettingZoo blackjack environment (issue 8): the API test, Art. 13, masks, replay."""
+"""The multi-seat PettingZoo blackjack environment: the API test, Art. 13, masks, replay."""
 
 from __future__ import annotations
 

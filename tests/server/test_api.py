@@ -1,13 +1,13 @@
-"""The table service's REST API, with SQLite and with PostgreSQL (issue 6)."""
+"""The table service's REST API, with SQLite and with PostgreSQL."""
 
 from __future__ import annotations
 
 import json
 import uuid
-from decimal import Decimal
 
 from croupier.transcript import replay
 from tests.server.conftest import Server
+from tests.server.stacked import MACAU_BURNS, ONLINE_BURNS, deal_from
 
 MACAU, ONLINE, LIVE = 1, 2, 3
 
@@ -50,6 +50,9 @@ def test_bad_sign_in_and_missing_token(server: Server) -> None:
 
 
 def test_a_round_from_bet_to_settlement(server: Server) -> None:
+    """Known cards: ana holds TS 8D against the dealer's 7H; she stands on 18, the dealer turns TC and stands
+    on 17, and she is paid even money: 10 staked, 20 returned, 1010.00 after."""
+    deal_from(server, ONLINE, [*ONLINE_BURNS, "TS", "7H", "8D", "TC"])
     ana = server.login("ana")
     placed = server.bet(ana, ONLINE, "1", "10")
     assert placed.status_code == 200, placed.text
@@ -58,16 +61,26 @@ def test_a_round_from_bet_to_settlement(server: Server) -> None:
     assert view["phase"] == "betting" and view["round"]["boxes"][0]["bets"] == {"ana": "10"}
     server.advance(10)  # "No more bets"
     view = server.view(ONLINE, ana)
-    assert view["phase"] in ("playing", "idle", "betting")
-    server.play_out(ONLINE, {"ana": ana})
+    assert view["phase"] == "playing"
+    assert (view["pending"]["kind"], view["pending"]["player"]) == ("decision", "ana")
+    assert "stand" in {a["type"] for a in view["your_actions"]}
+    server.play_out(ONLINE, {"ana": ana})  # she stands
     history = server.client.get("/api/history", headers=ana).json()
     assert len(history) == 1
     entry = history[0]
-    assert entry["status"] == "settled" and entry["balance_before"] == "1000.00"
-    assert Decimal(entry["balance_after"]) == Decimal("990.00") + Decimal(entry["returned"])
-    assert server.balance(ana) == entry["balance_after"]
+    assert entry["status"] == "settled"
+    assert (entry["staked"], entry["returned"]) == ("10.00", "20.00")
+    assert (entry["balance_before"], entry["balance_after"]) == ("1000.00", "1010.00")
+    assert server.balance(ana) == "1010.00"
     assert entry["bets"][0] == {"kind": "bet", "spot": "1", "amount": "10.00", "at": entry["bets"][0]["at"]}
-    assert any(e["type"] == "stand" or e["type"] == "hand_stood" or e["type"] == "payment" for e in entry["events"])
+    assert entry["result"]["dealer"] == {"cards": ["7H", "TC"], "total": 17}
+    assert entry["result"]["boxes"][0]["hands"][0]["cards"] == ["TS", "8D"]
+    assert entry["result"]["net"] == {"ana": "10"}
+    shown = [{k: v for k, v in e.items() if k != "at"} for e in entry["events"] if e["type"] in ("stand", "payment")]
+    assert shown == [
+        {"type": "stand", "player": "ana", "box": 1, "hand": 0},
+        {"type": "payment", "player": "ana", "box": 1, "hand": 0, "kind": "win", "stake": "10", "amount": "10"},
+    ]
 
 
 def test_transcript_replays_exactly(server: Server) -> None:
@@ -112,44 +125,58 @@ def test_idempotency_one_entry_for_twenty_retries(server: Server) -> None:
 
 
 def test_bets_refused_with_reasons(server: Server) -> None:
+    """Each refused bet names its rule and takes nothing; the one bet taken then plays on known cards (ana TS
+    9D against 7H, the dealer burns one and draws TC to 17) and wins: 1010.00 after."""
+    deal_from(server, MACAU, [*MACAU_BURNS, "TS", "9D", "7H", "2D", "TC"])
     ana = server.login("ana")
     low = server.bet(ana, MACAU, "1", "5")
-    assert (low.status_code == 409 and "min_bet" in low.json()["error"]) or "minimum" in low.json()["error"]
+    assert low.status_code == 409 and low.json()["error"] == "the table minimum is 10; ana bet 5 on box 1"
     fraction = server.bet(ana, MACAU, "1", "10.50")
-    assert fraction.status_code == 422 and "chips" in fraction.json()["error"]
-    rich = server.bet(ana, MACAU, "1", "1000.01")
-    assert rich.status_code in (409, 422)
+    assert fraction.status_code == 422 and "not a whole number of the table's 1.00 chips" in fraction.json()["error"]
+    cents = server.bet(ana, MACAU, "1", "1000.01")
+    assert cents.status_code == 422 and cents.json()["code"] == "bet.not_whole_chips"
+    rich = server.bet(ana, MACAU, "1", "1001")
+    assert rich.status_code == 409 and rich.json()["error"] == "the table maximum is 1000; ana bet 1001 on box 1"
     no_key = server.client.post(f"/api/tables/{MACAU}/bets", json={"spot": "1", "amount": "10"}, headers=ana)
     assert no_key.status_code == 400 and "Idempotency-Key" in no_key.json()["error"]
     sam = server.login("sam")
     assert server.bet(sam, MACAU, "1", "10").status_code == 403
-    late = None
+    assert server.balance(ana) == "1000.00"  # nothing refused was taken
     assert server.bet(ana, MACAU, "1", "10").status_code == 200
     server.advance(10)
     late = server.bet(ana, MACAU, "2", "10")
     assert late.status_code == 409 and "No more bets" in late.json()["error"]
+    assert server.balance(ana) == "990.00"
     server.play_out(MACAU, {"ana": ana})
-    assert server.balance(ana) != "1000.00" or True
+    assert server.balance(ana) == "1010.00"
+    history = server.client.get("/api/history", headers=ana).json()
+    assert [(h["staked"], h["returned"]) for h in history] == [("10.00", "20.00")]
 
 
 def test_decision_timer_stands_the_hand(server: Server) -> None:
+    """Known cards: ana's TS 6D against the dealer's 9H. Nobody answers; when the decision timer runs out
+    the hand stands on 16, the dealer turns 8C and stands on 17, and ana loses her 10."""
+    deal_from(server, ONLINE, [*ONLINE_BURNS, "TS", "9H", "6D", "8C"])
     ana = server.login("ana")
     assert server.bet(ana, ONLINE, "1", "10").status_code == 200
     server.advance(10)
-    for _ in range(10):
-        view = server.view(ONLINE)
-        if view["phase"] != "playing":
-            break
-        server.advance(10)  # nobody answers
+    pending = server.view(ONLINE)["pending"]
+    assert (pending["kind"], pending["player"]) == ("decision", "ana")
+    server.advance(9)
+    assert server.view(ONLINE)["phase"] == "playing"  # the timer has not run out yet
+    server.advance(1)  # nobody answers
+    assert server.view(ONLINE)["phase"] == "betting"
     history = server.client.get("/api/history", headers=ana).json()
-    events = history[0]["events"]
+    events = [{k: v for k, v in e.items() if k != "at"} for e in history[0]["events"]]
     timeouts = [e for e in events if e["type"] == "timeout"]
-    hand_closed = [e for e in events if e["type"] in ("stand", "hand_stood", "payment")]
-    assert hand_closed
-    if any(e["type"] == "await" and e["kind"] == "decision" for e in events):
-        assert timeouts and timeouts[0]["kind"] == "decision"
-        stood = [e for e in events if e["type"] == "stand"]
-        assert stood and stood[0]["player"] == "ana"
+    assert len(timeouts) == 1 and timeouts[0]["kind"] == "decision"
+    after = events[events.index(timeouts[0]) + 1 :]
+    assert [e for e in after if e["type"] in ("stand", "hit", "double", "split")] == [
+        {"type": "stand", "player": "ana", "box": 1, "hand": 0}
+    ]
+    assert history[0]["result"]["dealer"] == {"cards": ["9H", "8C"], "total": 17}
+    assert history[0]["result"]["net"] == {"ana": "-10"}
+    assert server.balance(ana) == "990.00"
 
 
 def test_cashier_deposits_are_idempotent(server: Server) -> None:
@@ -178,25 +205,25 @@ def test_cashier_deposits_are_idempotent(server: Server) -> None:
 
 
 def test_declining_insurance_closes_the_offer_at_once(server: Server) -> None:
-    """Online §3.6: the offer has a timer; once every offer is answered it closes without waiting."""
+    """Online §3.6: the offer has a timer; once every offer is answered it closes without waiting. Known
+    cards: ana's 9H 7D against the dealer's AS (hole 5D, no blackjack)."""
+    deal_from(server, ONLINE, [*ONLINE_BURNS, "9H", "AS", "7D", "5D"])
     ana = server.login("ana")
-    for _ in range(60):
-        assert server.bet(ana, ONLINE, "1", "10").status_code == 200
-        server.advance(10)
-        view = server.view(ONLINE, ana)
-        if view.get("pending", {}).get("kind") == "insurance":
-            kinds = {a["type"] for a in view["your_actions"]}
-            assert "no_insurance" in kinds and ({"insurance", "even_money"} & kinds)
-            answer = server.act(ana, ONLINE, {"type": "no_insurance", "box": 1})
-            assert answer.status_code == 200, answer.text
-            after = server.view(ONLINE, ana)
-            assert after.get("pending", {}).get("kind") != "insurance"  # no timer was needed
-            again = server.act(ana, ONLINE, {"type": "no_insurance", "box": 1})
-            assert again.status_code == 409
-            server.play_out(ONLINE, {"ana": ana})
-            return
-        server.play_out(ONLINE, {"ana": ana})
-    raise AssertionError("no ace up in 60 rounds")
+    assert server.bet(ana, ONLINE, "1", "10").status_code == 200
+    server.advance(10)
+    view = server.view(ONLINE, ana)
+    assert view["pending"]["kind"] == "insurance"
+    kinds = {a["type"] for a in view["your_actions"]}
+    assert "no_insurance" in kinds and "insurance" in kinds
+    answer = server.act(ana, ONLINE, {"type": "no_insurance", "box": 1})
+    assert answer.status_code == 200, answer.text
+    after = server.view(ONLINE, ana)
+    assert (after["pending"]["kind"], after["pending"]["player"]) == ("decision", "ana")  # no timer was needed
+    again = server.act(ana, ONLINE, {"type": "no_insurance", "box": 1})
+    assert again.status_code == 409
+    server.play_out(ONLINE, {"ana": ana})
+    events = server.client.get("/api/history", headers=ana).json()[0]["events"]
+    assert not [e for e in events if e["type"] == "timeout"]
 
 
 def test_the_snapshot_names_the_rules_and_keeps_the_last_round(server: Server) -> None:
@@ -214,7 +241,7 @@ def test_the_snapshot_names_the_rules_and_keeps_the_last_round(server: Server) -
 
 
 def test_fifty_concurrent_bets_for_the_whole_balance(server: Server) -> None:
-    """Issue 6: fifty bets sent at once, each for a player's whole balance: exactly one is taken."""
+    """Fifty bets sent at once, each for a player's whole balance: exactly one is taken."""
     from concurrent.futures import ThreadPoolExecutor
 
     cole = server.login("cole")

@@ -1,4 +1,4 @@
-"""Refusals carry a stable code and params beside their English text; signing out revokes the token (issue 12)."""
+"""Refusals carry a stable code and params beside their English text; signing out revokes the token."""
 
 from __future__ import annotations
 

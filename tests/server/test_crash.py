@@ -1,4 +1,4 @@
-"""Crash recovery (issue 6): a real ``croupier serve`` killed with SIGKILL at random moments while bots play.
+"""Crash recovery: a real ``croupier serve`` killed with SIGKILL at random moments while bots play.
 
 The harness is ``benchmarks/crash.py`` (which runs 500 cycles); here a few cycles run in the suite. After
 every kill and every restart it checks the ledger's sums, that every acknowledged bet, stake and deposit

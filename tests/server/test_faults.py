@@ -1,4 +1,4 @@
-"""No rule ever stops a table (issue item 6; Art. 2.1, online §3.5): a fault in any phase of a round
+"""No rule ever stops a table (Art. 2.1, online §3.5): a fault in any phase of a round
 voids the round, returns every stake, is recorded, published and shown to the supervisor, and the
 table deals on. Each case injects one fault (a method of that phase raises once) and checks that the
 stake is back, the round is recorded void with its fault, and a later round settles; the ledger's

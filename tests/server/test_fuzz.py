@@ -1,4 +1,4 @@
-"""Fuzzing the live table service's OpenAPI document (issue 6): no 5xx, no traceback, in any answer.
+"""Fuzzing the live table service's OpenAPI document: no 5xx, no traceback, in any answer.
 
 Schemathesis reads ``/openapi.json`` from a real ``croupier serve`` (a subprocess on a SQLite file, the
 demo tables playing with 0.5 s timers) and generates requests for every operation: valid ones (positive mode) and ones
@@ -239,20 +239,31 @@ def test_a_deposit_too_large_for_the_ledger_is_refused(client: Any, amount: str)
 
 
 def test_deposits_cannot_push_a_wallet_past_what_the_ledger_holds(client: Any) -> None:
-    cole, sam = sign_in(client, "cole"), sign_in(client, "sam")
-    answers = []
-    for key, amount in (("a", "1000000000000000"), ("b", "92233720368547758")):
-        answers.append(
-            client.post(
-                "/api/cashier/deposits",
-                json={"account": "ana", "amount": amount},
-                headers={**cole, "Idempotency-Key": key},
-            )
+    """A wallet holds at most 10,000,000,000,000.00 (ledger.MAX_BALANCE cents): a deposit that would pass it
+    is refused and changes nothing, one that reaches it exactly is taken, and an amount too long to read is
+    refused before it reaches the ledger."""
+    cole, sam, ana = sign_in(client, "cole"), sign_in(client, "sam"), sign_in(client, "ana")
+
+    def deposit(amount: str) -> Any:
+        return client.post(
+            "/api/cashier/deposits",
+            json={"account": "ana", "amount": amount},
+            headers={**cole, "Idempotency-Key": uuid.uuid4().hex},
         )
-    for answer in answers:
-        assert answer.status_code in (200, 422), answer.text
-    if all(answer.status_code == 200 for answer in answers):  # both taken: the balance must be exact
-        assert answers[1].json()["balance"] == "93233720369548758.00"
+
+    taken = deposit("9999999998000")
+    assert taken.status_code == 200 and taken.json()["balance"] == "9999999999000.00", taken.text
+    over = deposit("1000.01")
+    assert over.status_code == 409 and over.json()["error"] == (
+        "ana's balance is 9999999999000.00; with 1000.01 more it would pass 10000000000000.00, the most a wallet holds"
+    )
+    assert deposit("1000").json()["balance"] == "10000000000000.00"  # exactly the most
+    assert deposit("0.01").status_code == 409
+    one_move = deposit("10000000000001")
+    assert one_move.status_code == 409 and "more than one movement may carry" in one_move.json()["error"]
+    too_long = deposit("92233720368547758")
+    assert too_long.status_code == 422 and "at most 15 digits before the point" in too_long.json()["error"]
+    assert client.get("/api/me", headers=ana).json()["balance"] == "10000000000000.00"
     ledger = client.get("/api/ledger", headers=sam)
     assert ledger.status_code == 200, ledger.text
     assert ledger.json()["entries_sum"] == 0 and ledger.json()["wallets_match_entries"] is True

@@ -1,4 +1,4 @@
-"""The supervisor's pit view (issue 12): every table, its hold, its faults, and the live edges as
+"""The supervisor's pit view: every table, its hold, its faults, and the live edges as
 surveillance: staff always see them, players only where the table shows them; a baccarat bet placed
 while its spot favoured the player is an alert."""
 
@@ -66,7 +66,7 @@ def test_a_bet_placed_while_its_spot_favoured_the_player_is_an_alert(
 
 
 def test_history_pages_back_beyond_the_latest_rounds(sqlite_server: Server) -> None:
-    """Issue 12: history beyond 10 rounds: ``before`` pages back through every round, none twice."""
+    """History beyond 10 rounds: ``before`` pages back through every round, none twice."""
     server = sqlite_server
     ana = server.login("ana")
     for _ in range(4):
@@ -91,7 +91,7 @@ def test_the_cashier_finds_players_with_their_balances(sqlite_server: Server) ->
 
 
 def test_the_lobby_shows_seats_and_each_baccarat_shoes_statistics(sqlite_server: Server) -> None:
-    """Issue 12: the lobby shows who sits, and for every baccarat table its roads and how often each
+    """The lobby shows who sits, and for every baccarat table its roads and how often each
     side won or paired this shoe."""
     server = sqlite_server
     ana = server.login("ana")

@@ -1,4 +1,4 @@
-"""Several ``croupier serve`` processes on one PostgreSQL database and one Redis (issue 6, item 9): each
+"""Several ``croupier serve`` processes on one PostgreSQL database and one Redis: each
 table runs in one process at a time; a request or a viewer at any process reaches every table; a
 process that dies loses its tables to another, which voids the round it left and returns the bets."""
 

@@ -1,4 +1,4 @@
-"""Supervisors open, change and close tables (issue item 7), with SQLite and with PostgreSQL."""
+"""Supervisors open, change and close tables, with SQLite and with PostgreSQL."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The twin test (issue 5): the simulator's rounds, replayed through the engine, give exactly the same
+"""The twin test: the simulator's rounds, replayed through the engine, give exactly the same
 cards (each to the same place), the same decisions in the same order, and the same payments.
 
 Every rule set here is played by the compiled simulator with its cards recorded

@@ -1,4 +1,4 @@
-"""The cashier's screen (issue 12): find a player, pay in and out (each payment once, by its key), and
+"""The cashier's screen: find a player, pay in and out (each payment once, by its key), and
 the ledger's proof; a phone in Traditional Chinese."""
 
 from __future__ import annotations

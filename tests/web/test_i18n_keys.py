@@ -1,4 +1,4 @@
-"""Every language holds every key of English, and no key English lacks (issue 12).
+"""Every language holds every key of English, and no key English lacks.
 
 Reads the dictionaries from the page's sources (no browser): ``js/i18n.js`` (EN, ZH),
 ``js/i18n-zh-Hans.js`` (ZH_HANS) and ``js/i18n-pt.js`` (PT). A failure lists the missing and extra

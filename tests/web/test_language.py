@@ -1,4 +1,4 @@
-"""The page in four languages: refusals said by their code, the language switch, and signing out (issue 12)."""
+"""The page in four languages: refusals said by their code, the language switch, and signing out."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The table pages from a 360 px phone to a wide screen (issue 12): the header on one line, the seven
+"""The table pages from a 360 px phone to a wide screen: the header on one line, the seven
 blackjack boxes in one row, no sideways scrolling, and while a decision is the player's the dealer's
 cards, the player's hand, the timer and the buttons in view at once (on a phone the controls are a bar
 held at the foot of the screen); baccarat's cards, timer and spots likewise. A dealer or supervisor

@@ -1,4 +1,4 @@
-"""The lobby (issue 12): each baccarat table's shoe so far (statistics and bead plate), seats taken."""
+"""The lobby: each baccarat table's shoe so far (statistics and bead plate), seats taken."""
 
 from __future__ import annotations
 

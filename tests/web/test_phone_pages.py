@@ -1,4 +1,4 @@
-"""The dealer console and the history page on a 360 px phone and a laptop (issue 12), in English and
+"""The dealer console and the history page on a 360 px phone and a laptop, in English and
 Traditional Chinese: no sideways scrolling (the page is no wider than the screen) and the main controls
 at least 40 px tall on a phone (card entry, the shoe reports, misdeal and void; the history's check of a
 shoe, its transcripts and "Older rounds").

@@ -1,4 +1,4 @@
-"""The supervisor's pit view in the browser (issue 12): every table at once, with the live edges as
+"""The supervisor's pit view in the browser: every table at once, with the live edges as
 surveillance; players have no link to it."""
 
 from __future__ import annotations

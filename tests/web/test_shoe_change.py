@@ -1,4 +1,4 @@
-"""A new shoe's first coup shows its result on the table page like any other (issue 12): at a live
+"""A new shoe's first coup shows its result on the table page like any other: at a live
 baccarat table (the test server's ``baccarat-live``, dealt by dora through the dealer API) a coup is
 played, the dealer ends the shoe between coups, the new shoe is started (its first card turned and its
 burns, Art. 2.1) and its first coup is played: the page that watched all along, and a page opened

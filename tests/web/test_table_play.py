@@ -1,4 +1,4 @@
-"""Issue 12, a player's defects at the tables: a baccarat page opened mid-shoe shows only the coup on the
+"""A player at the tables: a baccarat page opened mid-shoe shows only the coup on the
 felt (the last one between coups, labelled), chips that refuse locally and do not linger in the stake,
 the last round's result kept on the felt until the next deal, undo / re-bet / double bet, chip stacks,
 and the three derived roads drawn with three glyphs. Screenshots in English and Chinese, laptop and phone.

@@ -1,4 +1,4 @@
-"""The tables on a phone's touch screen (issue 12): Playwright's touch emulation (``has_touch``,
+"""The tables on a phone's touch screen: Playwright's touch emulation (``has_touch``,
 ``is_mobile``: touch events, no hover, a coarse pointer) at 390×844 and 360×780, and nothing but
 ``tap()``: the ☰ menu, the lobby, chips, a box or spot, the decisions. A blackjack round
 (``online-touch``) and a baccarat coup (``baccarat-touch``) are played to their result, with no

@@ -1,4 +1,4 @@
-"""Exact game mathematics (issue 4): the odds and house edge of every bet.
+"""Exact game mathematics: the odds and house edge of every bet.
 
 The baccarat analysis is exact in :class:`int` and :class:`~fractions.Fraction`. The blackjack
 analysis is an exact recursion whose probabilities are summed in float64 (relative error about

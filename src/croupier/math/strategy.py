@@ -1,4 +1,4 @@
-"""Strategy charts (issue 4, item 3): the basic strategy of a rule set as a player or a regulator reads it.
+"""Strategy charts: the basic strategy of a rule set as a player or a regulator reads it.
 
 The chart is built from the exact analysis (:func:`croupier.math.blackjack.analyze_blackjack`): for
 each two-card hand total (hard, soft) and each pair against each up-card, the option of highest

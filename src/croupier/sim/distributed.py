@@ -1,4 +1,4 @@
-"""Running a simulation's chunks on a Dask distributed cluster (issue 5 item 3; ``docs/simulate.md``).
+"""Running a simulation's chunks on a Dask distributed cluster (``docs/simulate.md``).
 
 Both simulators cut a run into chunks, each with its own generator stream, and add the chunks'
 statistics in chunk order. :func:`run_on_cluster` sends the chunks to a Dask scheduler, a task per
