@@ -65,6 +65,10 @@ class Settings:
     lease_seconds: float = 10.0
     """How long a process holds a table without renewing; another process takes it over after that."""
     redis_prefix: str = "croupier"
+    """The prefix of every Redis channel: deployments that share one Redis use different prefixes."""
+    redis_key: str | None = None
+    """The key every process signs its Redis messages with (HMAC-SHA256; at least 16 characters): needed
+    with ``redis``, the same in every process of the deployment; a message not signed with it is ignored."""
 
 
 @dataclass
@@ -91,6 +95,8 @@ class Service:
         return self.readers()
 
     async def start(self) -> None:
+        # refused before anything starts: a Redis without the deployment's key, a bad channel prefix
+        self.hub = Hub(self.settings.redis, self.settings.redis_prefix, self.settings.redis_key)
         self.engine = make_engine(self.settings.database)
         await migrate(self.engine)
         self.sessions = sessions(self.engine)
@@ -99,7 +105,6 @@ class Service:
             self.readers = sessions(self.read_engine)
         else:
             self.readers = self.sessions
-        self.hub = Hub(self.settings.redis, self.settings.redis_prefix)
         self.hub.handler = self._remote_command
         await self.hub.start()
         if self.settings.demo:
@@ -820,7 +825,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                     ):
                         out["your_actions"] = actor.round.legal_for(identity.name)
                 await websocket.send_json(out)
-            await websocket.close(code=4408, reason="too slow: reconnect for a fresh snapshot")
+            await websocket.close(code=4408, reason=subscription.reason)  # too slow, or a resync after an outage
         except WebSocketDisconnect:
             pass
         finally:
