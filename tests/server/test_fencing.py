@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
 
+from croupier.server import codes
 from croupier.server.app import Settings, create_app
 from croupier.server.clock import ManualClock
 from croupier.server.models import GameTable, LedgerTransaction, RoundRecord, Settlement
@@ -85,6 +86,9 @@ def test_a_frozen_owner_cannot_settle_a_round_taken_over(url: str) -> None:
             f"/api/tables/{ONLINE}/bets", json={"spot": "1", "amount": "10"}, headers={**ana, "Idempotency-Key": "k"}
         )
         assert refused.status_code == 503  # this process runs the table no longer (no Redis to forward it)
+        assert refused.json()["code"] == "table.unreachable"
+        moved = "table online-1 moved to another process; nothing was changed: try again"  # a command queued then
+        assert codes.classify(moved) == ("table.unreachable", {"table": "online-1"})
 
         assert second.ledger()["balances_sum"] == 0 and second.ledger()["wallets_match_entries"]
         epoch = second.client.portal.call(_epoch, second, ONLINE)
