@@ -265,8 +265,13 @@ class Service:
         self.actors[row.id] = actor
         actor.start()
         if actor.task is not None:
-            actor.task.add_done_callback(lambda _task: self._wake.set())  # the watchdog looks at once
+            actor.task.add_done_callback(lambda _task: self._ended(actor))
         return actor
+
+    def _ended(self, actor: TableActor) -> None:
+        """A table's task ended: unasked (not closed, not stopped), the watchdog looks at once."""
+        if actor.phase != "closed" and not actor.stopping:
+            self._wake.set()
 
     async def stop(self) -> None:
         if self._leases is not None:
