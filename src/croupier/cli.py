@@ -234,6 +234,17 @@ def serve(
     redis: Annotated[
         str | None, typer.Option(help="redis://HOST:PORT to fan events out between several processes.")
     ] = None,
+    redis_key: Annotated[
+        str | None,
+        typer.Option(
+            envvar="CROUPIER_REDIS_KEY",
+            help="With --redis: the key (16+ characters, the same in every process) that signs every message "
+            "between the processes; unsigned messages are ignored. Prefer the environment variable.",
+        ),
+    ] = None,
+    redis_prefix: Annotated[
+        str, typer.Option(help="With --redis: the prefix of its channels (one per deployment sharing a Redis).")
+    ] = "croupier",
     demo: Annotated[bool, typer.Option(help="Make the demo tables and accounts in an empty database.")] = True,
     betting_seconds: Annotated[float, typer.Option(help="Betting window of the demo tables.")] = 15.0,
     decision_seconds: Annotated[float, typer.Option(help="Decision timer of the demo tables.")] = 20.0,
@@ -250,8 +261,22 @@ def serve(
         fail(str(error))
     if not 1 <= port <= 65535:
         fail(f"--port {port}: a port is 1-65535")
+    if redis is not None:
+        from croupier.server.hub import check_key, check_prefix
+
+        try:
+            check_key(redis_key)
+            check_prefix(redis_prefix)
+        except CroupierError as error:
+            fail(str(error))
     settings = Settings(
-        database=url, redis=redis, demo=demo, betting_seconds=betting_seconds, decision_seconds=decision_seconds
+        database=url,
+        redis=redis,
+        redis_key=redis_key,
+        redis_prefix=redis_prefix,
+        demo=demo,
+        betting_seconds=betting_seconds,
+        decision_seconds=decision_seconds,
     )
     sys.stderr.write(f"croupier serving on http://{host}:{port} (database {database})\n")
     uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")

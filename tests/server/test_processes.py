@@ -18,6 +18,7 @@ from croupier.server.clock import ManualClock
 from tests.server.conftest import Server, database_url
 
 REDIS = os.environ.get("CROUPIER_TEST_REDIS", "redis://127.0.0.1:6379/0")
+KEY = "a test deployment's shared key"
 
 
 def redis_available() -> bool:
@@ -46,12 +47,13 @@ def shared(tmp_path: Any, postgres: bool) -> Iterator[tuple[str, str]]:
         yield url, f"croupier-test-{uuid.uuid4().hex[:8]}"
 
 
-def process(url: str, prefix: str, lease: float = 10.0) -> tuple[TestClient, Server]:
+def process(url: str, prefix: str, lease: float = 10.0, redis: str = REDIS) -> tuple[TestClient, Server]:
     clock = ManualClock()
     settings = Settings(
         database=url,
-        redis=REDIS,
+        redis=redis,
         redis_prefix=prefix,
+        redis_key=KEY,
         betting_seconds=10,
         decision_seconds=10,
         seed="tests",

@@ -34,7 +34,9 @@ from croupier.rng import commitment
 from croupier.server import faults, ledger, liveshoe, seating, stakes
 from croupier.server.clock import Clock
 from croupier.server.commands import Command, Refused, request_digest
+from croupier.server.db import retrying
 from croupier.server.fair import new_seed
+from croupier.server.fence import LeaseLost
 from croupier.server.games import (
     BaccaratRound,
     BlackjackDriver,
@@ -132,6 +134,8 @@ class TableActor:
         self.cut_seed: str | None = None
         self.matching: dict[tuple[str, int], bool] = {}  # (bettor, box) -> matches the decider (Art. 13)
         self.closing = False  # a supervisor closed the table: it finishes the round in play, then stops
+        self.lease_lost = False  # another process took the table over (fence.py): this actor has stopped
+        self.stopping = False  # stop() was called: the task ends on purpose
 
     # --------------------------------------------------------------------------------------------
     # running
@@ -142,6 +146,7 @@ class TableActor:
         self.task = asyncio.create_task(self._run(), name=f"table-{self.table_id}")
 
     async def stop(self) -> None:
+        self.stopping = True  # asked to stop: the watchdog does not start it again
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -160,14 +165,25 @@ class TableActor:
         return await command.future
 
     async def _run(self) -> None:
-        await faults.patiently(self, "recovering the table's unfinished rounds", self.recover)
-        while self.phase != "closed":
-            try:
-                await self._play_one_round()
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # no rule ever stops a table: the round is void, the table deals on
-                await faults.contain(self, error)
+        try:
+            await faults.patiently(self, "recovering the table's unfinished rounds", self.recover)
+            while self.phase != "closed":
+                try:
+                    await self._play_one_round()
+                except asyncio.CancelledError:
+                    raise
+                except LeaseLost:
+                    raise
+                except Exception as error:  # no rule ever stops a table: the round is void, the table deals on
+                    await faults.contain(self, error)
+        except LeaseLost as lost:  # another process runs the table now: stop here, moving no money
+            log.warning("table %s: %s; stopping here", self.name, lost)
+            self.lease_lost = True
+            self.stopped_reason = "it runs in another process now"
+            self.phase = "stopped"
+            self.round = None
+            faults.refuse_waiting(self)
+            self.idle.set()
 
     async def _publish(self, event: dict[str, Any]) -> None:
         self.seq += 1
@@ -276,6 +292,13 @@ class TableActor:
                     )
                 )
             ).all()
+            accounts = (
+                await session.scalars(
+                    select(BetRecord.account_id).where(BetRecord.round_id.in_([r.id for r in unfinished])).distinct()
+                )
+            ).all()
+            wallets = [await ledger.player_wallet(session, account_id) for account_id in accounts]
+            await ledger.lock_wallets(session, [await ledger.system_wallet(session, "in_play"), *wallets])
             for record in unfinished:
                 await self._refund(
                     session,
@@ -294,9 +317,11 @@ class TableActor:
         for bet in bets:
             per_account[bet.account_id] = per_account.get(bet.account_id, 0) + bet.amount
         in_play = await ledger.system_wallet(session, "in_play")
+        wallets = {account_id: await ledger.player_wallet(session, account_id) for account_id in per_account}
+        await ledger.lock_wallets(session, [in_play, *wallets.values()])  # at once, in one order: no deadlock
         balances: dict[int, int] = {}
         for account_id, amount in sorted(per_account.items()):
-            wallet = await ledger.player_wallet(session, account_id)
+            wallet = wallets[account_id]
             _tx, after = await ledger.post(
                 session, "refund", [(in_play, -amount), (wallet, amount)], round_id=record.id, memo=reason
             )
@@ -387,12 +412,15 @@ class TableActor:
             return
         round_id, _accounts, _before = self.carry
         self.carry = None
-        async with self.sessions() as session, session.begin():
-            record = await session.get(RoundRecord, round_id)
-            if record is not None and record.status == "betting":
-                balances = await self._refund(session, record, reason)
-            else:
-                balances = {}
+
+        async def store() -> dict[int, int]:
+            async with self.sessions() as session, session.begin():
+                record = await session.get(RoundRecord, round_id)
+                if record is not None and record.status == "betting":
+                    return await self._refund(session, record, reason)
+                return {}
+
+        balances = await retrying(store)
         for account_id, cents in balances.items():
             await self._tell_balance(account_id, cents)
 
@@ -489,6 +517,12 @@ class TableActor:
                     log.warning("table %s: a request could not be stored", self.name, exc_info=True)
                     command.future.set_exception(Refused("the request could not be stored; nothing was changed", 503))
             return
+        except LeaseLost:  # nothing of the request was kept; the process that runs the table now answers it
+            if not command.future.done():
+                command.future.set_exception(
+                    Refused(f"table {self.name} moved to another process; nothing was changed: try again", 503)
+                )
+            raise
         except Exception:  # a fault, not a refusal: the round is void and every bet returned (faults.contain)
             if not command.future.done():
                 command.future.set_exception(
@@ -701,30 +735,37 @@ class TableActor:
     async def _finish_round(self) -> None:
         round_ = self.round
         assert round_ is not None and self.round_id is not None
-        balances: dict[int, int]
-        async with self.sessions() as session, session.begin():
-            record = await session.get(RoundRecord, self.round_id)
-            assert record is not None
-            record.cards = self.voided_cards + round_.cards_drawn()
-            if round_.voided:
-                balances = await self._refund(session, record, "the round was void (Art. 2.1); every bet is returned")
-                record.spec = {"voided_after_cards": len(record.cards)}
-            else:
-                balances = await stakes.settle(self, session, record, round_)
-                if isinstance(round_, BlackjackRound) and round_.face_up_voided():
-                    record.result = {**(record.result or {}), "voided_cards": round_.face_up_voided()}
-                if self.misdeals and isinstance(round_, BaccaratRound):  # Art. 10: the coup voided once
-                    record.spec = {**(record.spec or {}), "misdeal_after_cards": self.misdeals[0]}
-                elif self.misdeals:
-                    record.spec = {
-                        **(record.spec or {}),
-                        "misdeal_after_cards": list(self.misdeals),
-                        "burn_after_misdeal": self.misdeal_burn,
-                    }
-            record.log = self.log
-            carried = {} if round_.voided else round_.carried_out()
-            if carried:
-                await stakes.carry(self, session, record, carried)
+        round_id = self.round_id
+
+        async def store() -> dict[int, int]:
+            balances: dict[int, int]
+            async with self.sessions() as session, session.begin():
+                record = await session.get(RoundRecord, round_id)
+                assert record is not None
+                record.cards = self.voided_cards + round_.cards_drawn()
+                if round_.voided:
+                    reason = "the round was void (Art. 2.1); every bet is returned"
+                    balances = await self._refund(session, record, reason)
+                    record.spec = {"voided_after_cards": len(record.cards)}
+                else:
+                    balances = await stakes.settle(self, session, record, round_)
+                    if isinstance(round_, BlackjackRound) and round_.face_up_voided():
+                        record.result = {**(record.result or {}), "voided_cards": round_.face_up_voided()}
+                    if self.misdeals and isinstance(round_, BaccaratRound):  # Art. 10: the coup voided once
+                        record.spec = {**(record.spec or {}), "misdeal_after_cards": self.misdeals[0]}
+                    elif self.misdeals:
+                        record.spec = {
+                            **(record.spec or {}),
+                            "misdeal_after_cards": list(self.misdeals),
+                            "burn_after_misdeal": self.misdeal_burn,
+                        }
+                record.log = self.log
+                carried = {} if round_.voided else round_.carried_out()
+                if carried:
+                    await stakes.carry(self, session, record, carried)
+            return balances
+
+        balances = await retrying(store)  # a deadlock rolled it back whole: the same settlement again
         self.rounds_played += 1
         self.fault_streak = 0
         if not round_.voided:

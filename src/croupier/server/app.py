@@ -36,7 +36,8 @@ from croupier.server.auth import digest as auth_digest
 from croupier.server.baccarat_round import BaccaratDriver
 from croupier.server.clock import Clock, SystemClock
 from croupier.server.commands import Command, Refused, request_digest
-from croupier.server.db import is_sqlite, make_engine, migrate, normalise_url, sessions
+from croupier.server.db import is_sqlite, make_engine, migrate, normalise_url, retrying, sessions
+from croupier.server.fence import fenced_sessions
 from croupier.server.hub import Hub, RemoteError
 from croupier.server.models import GameTable, IdempotencyRecord
 from croupier.server.routes_accounts import accounts_router
@@ -66,6 +67,10 @@ class Settings:
     lease_seconds: float = 10.0
     """How long a process holds a table without renewing; another process takes it over after that."""
     redis_prefix: str = "croupier"
+    """The prefix of every Redis channel: deployments that share one Redis use different prefixes."""
+    redis_key: str | None = None
+    """The key every process signs its Redis messages with (HMAC-SHA256; at least 16 characters): needed
+    with ``redis``, the same in every process of the deployment; a message not signed with it is ignored."""
 
 
 @dataclass
@@ -79,6 +84,7 @@ class Service:
     hub: Hub = field(default_factory=Hub)
     actors: dict[int, TableActor] = field(default_factory=dict)
     _leases: asyncio.Task[None] | None = None
+    _wake: asyncio.Event = field(default_factory=asyncio.Event)
 
     def session(self) -> AsyncSession:
         """A session for work that writes."""
@@ -91,6 +97,8 @@ class Service:
         return self.readers()
 
     async def start(self) -> None:
+        # refused before anything starts: a Redis without the deployment's key, a bad channel prefix
+        self.hub = Hub(self.settings.redis, self.settings.redis_prefix, self.settings.redis_key)
         self.engine = make_engine(self.settings.database)
         await migrate(self.engine)
         self.sessions = sessions(self.engine)
@@ -99,7 +107,6 @@ class Service:
             self.readers = sessions(self.read_engine)
         else:
             self.readers = self.sessions
-        self.hub = Hub(self.settings.redis, self.settings.redis_prefix)
         self.hub.handler = self._remote_command
         await self.hub.start()
         if self.settings.demo:
@@ -113,9 +120,11 @@ class Service:
     # tables are leased: each runs in one process at a time, and is taken over when its owner stops renewing
     async def _lease_loop(self) -> None:
         while True:
-            await asyncio.sleep(self.settings.lease_seconds / 3)
+            with contextlib.suppress(TimeoutError):  # woken at once when a table's task ends (the watchdog)
+                await asyncio.wait_for(self._wake.wait(), self.settings.lease_seconds / 3)
+            self._wake.clear()
             try:
-                await self._lease_round()
+                await retrying(self._lease_round)
             except (OSError, SQLAlchemyError):  # the database is away for a moment: try again next time
                 log.warning("lease renewal failed", exc_info=True)
             except Exception:  # a fault never stops the leases of every other table
@@ -127,10 +136,26 @@ class Service:
         me = self.hub.process
         lost: list[int] = []
         won: list[GameTable] = []
+        ended: list[TableActor] = []
         async with self.session() as session, session.begin():
-            for table_id in list(self.actors):
-                if self.actors[table_id].phase == "closed":  # a supervisor closed it: its actor has stopped
+            for table_id in sorted(self.actors):
+                actor = self.actors[table_id]
+                if actor.phase == "closed":  # a supervisor closed it: its actor has stopped
                     self.actors.pop(table_id)
+                    continue
+                if actor.lease_lost:  # its writes were fenced off: another process runs the table
+                    self.actors.pop(table_id)
+                    ended.append(actor)
+                    continue
+                if actor.task is not None and actor.task.done() and not actor.stopping:  # the watchdog: ended unasked
+                    log.error("table %s: its task ended (%s); the table starts again", actor.name, _ending(actor))
+                    self.actors.pop(table_id)
+                    ended.append(actor)
+                    await session.execute(  # released, then taken again below with a new epoch
+                        update(GameTable)
+                        .where(GameTable.id == table_id, GameTable.owner == me)
+                        .values(owner=None, lease_until=None)
+                    )
                     continue
                 renewed = await session.execute(
                     update(GameTable).where(GameTable.id == table_id, GameTable.owner == me).values(lease_until=until)
@@ -139,9 +164,9 @@ class Service:
                     lost.append(table_id)
             free = (
                 await session.scalars(
-                    select(GameTable.id).where(
-                        or_(GameTable.owner.is_(None), GameTable.lease_until < now), GameTable.status != "closed"
-                    )
+                    select(GameTable.id)
+                    .where(or_(GameTable.owner.is_(None), GameTable.lease_until < now), GameTable.status != "closed")
+                    .order_by(GameTable.id)
                 )
             ).all()
             for table_id in free:
@@ -152,12 +177,14 @@ class Service:
                         or_(GameTable.owner.is_(None), GameTable.lease_until < now),
                         GameTable.status != "closed",
                     )
-                    .values(owner=me, lease_until=until)
+                    .values(owner=me, lease_until=until, epoch=GameTable.epoch + 1)  # fences the last owner
                 )
                 if taken.rowcount == 1:  # type: ignore[attr-defined]
                     row = await session.get(GameTable, table_id)
                     assert row is not None
                     won.append(row)
+        for actor in ended:
+            await actor.stop()  # the commands left on its queue are refused (503)
         for table_id in lost:
             actor = self.actors.pop(table_id)
             log.warning("table %s: the lease went to another process; stopping here", actor.name)
@@ -197,7 +224,7 @@ class Service:
     async def submit(self, table_id: int, command: Command) -> dict[str, Any]:
         """Run ``command`` at its table, in this process or in the one that runs the table."""
         actor = self.actors.get(table_id)
-        if actor is not None:
+        if actor is not None and not actor.lease_lost:
             return await actor.submit(command)
         await self._known_table(table_id)
         message = {
@@ -214,7 +241,7 @@ class Service:
     async def snapshot(self, table_id: int, viewer: str | None, staff: bool = False) -> dict[str, Any]:
         """What ``viewer`` sees of the table (``staff``: a dealer or supervisor, who may see surveillance)."""
         actor = self.actors.get(table_id)
-        if actor is not None:
+        if actor is not None and not actor.lease_lost:
             return actor.snapshot(viewer, staff=staff)
         await self._known_table(table_id)
         try:
@@ -233,10 +260,20 @@ class Service:
         if self.settings.seed is not None:
             text = self.settings.seed
             seeds = lambda shoe: hashlib.sha256(f"{text}:{shoe}".encode()).digest()  # noqa: E731
-        actor = TableActor(row, self.sessions, self.hub, self.clock, seeds, self.readers)
+        assert self.engine is not None
+        # every write of the actor carries the lease's epoch: refused once another process took the table
+        writes = fenced_sessions(self.engine, row.id, row.epoch)
+        actor = TableActor(row, writes, self.hub, self.clock, seeds, self.readers)
         self.actors[row.id] = actor
         actor.start()
+        if actor.task is not None:
+            actor.task.add_done_callback(lambda _task: self._ended(actor))
         return actor
+
+    def _ended(self, actor: TableActor) -> None:
+        """A table's task ended: unasked (not closed, not stopped), the watchdog looks at once."""
+        if actor.phase != "closed" and not actor.stopping:
+            self._wake.set()
 
     async def stop(self) -> None:
         if self._leases is not None:
@@ -252,6 +289,17 @@ class Service:
             await self.engine.dispose()
         if self.read_engine is not None:
             await self.read_engine.dispose()
+
+
+def _ending(actor: TableActor) -> str:
+    """How a table's task ended, for the log."""
+    task = actor.task
+    if task is None:
+        return "it never started"
+    if task.cancelled():
+        return "cancelled"
+    error = task.exception()
+    return "returned" if error is None else f"{type(error).__name__}: {error}"
 
 
 # --------------------------------------------------------------------------------------------------
@@ -765,7 +813,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                     ):
                         out["your_actions"] = actor.round.legal_for(identity.name)
                 await websocket.send_json(out)
-            await websocket.close(code=4408, reason="too slow: reconnect for a fresh snapshot")
+            await websocket.close(code=4408, reason=subscription.reason)  # too slow, or a resync after an outage
         except WebSocketDisconnect:
             pass
         finally:

@@ -30,7 +30,10 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     ("table.not_running", r"^table (?P<table>.+) is not running"),
     ("table.stopped", r"^table (?P<table>.+) is stopped: "),
     ("table.recovering", r"^table (?P<table>.+) is recovering from a fault"),
-    ("table.unreachable", r"^table (?P<table>\S+)(?: is not run by this process|: no process answers for it now)"),
+    (
+        "table.unreachable",
+        r"^table (?P<table>\S+)(?: is not run by this process|: no process answers for it now| moved to another process)",
+    ),
     ("table.not_found", r"^table (?P<table>\S+): no such table"),
     ("request.not_stored", r"^the request could not be stored"),
     # bets

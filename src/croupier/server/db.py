@@ -9,14 +9,21 @@ database to the newest.
 from __future__ import annotations
 
 import asyncio
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from croupier.errors import CroupierError
+
+log = logging.getLogger("croupier.server")
+T = TypeVar("T")
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 DEFAULT_URL = "sqlite+aiosqlite:///croupier.db"
@@ -67,6 +74,32 @@ def make_engine(url: str, *, writes: bool = True) -> AsyncEngine:
 
         return engine
     return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+
+
+RETRIED_STATES = frozenset({"40P01", "40001"})
+"""PostgreSQL's deadlock_detected and serialization_failure: the transaction was rolled back whole, and
+the same transaction tried again succeeds."""
+ATTEMPTS = 5
+
+
+def retryable(error: BaseException) -> bool:
+    """Whether ``error`` is a deadlock or a serialization failure (the transaction may simply be tried again)."""
+    orig = getattr(error, "orig", None)
+    return isinstance(error, DBAPIError) and getattr(orig, "sqlstate", None) in RETRIED_STATES
+
+
+async def retrying(operation: Callable[[], Awaitable[T]], attempts: int = ATTEMPTS) -> T:
+    """``operation()`` (one whole database transaction), tried again after a deadlock or a serialization
+    failure, after a short random pause, up to ``attempts`` times in all."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return await operation()
+        except DBAPIError as error:
+            if not retryable(error) or attempt == attempts:
+                raise
+            log.warning("a transaction was rolled back (%s); trying it again", type(error.orig).__name__)
+            await asyncio.sleep(secrets.randbelow(20) / 1000 * attempt)
+    raise AssertionError("unreachable")
 
 
 def sessions(engine: AsyncEngine) -> async_sessionmaker[Any]:

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import update
 
+from croupier.server.fence import LeaseLost
 from croupier.server.models import RoundRecord, ShoeRecord
 
 if TYPE_CHECKING:
@@ -106,7 +107,7 @@ async def patiently(actor: TableActor, what: str, operation: Callable[[], Awaita
     while True:
         try:
             return await operation()
-        except asyncio.CancelledError:
+        except (asyncio.CancelledError, LeaseLost):  # another process runs the table now: no retry
             raise
         except Exception:
             log.warning("table %s: %s failed; trying again in %.2f s", actor.name, what, pause, exc_info=True)

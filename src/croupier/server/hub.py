@@ -4,23 +4,69 @@ A channel is ``table:N`` (what anyone at table N may see) or ``account:N`` (what
 see: its balance). A subscriber holds a bounded queue; a viewer too slow to keep up is dropped (its
 socket closes and it reconnects for a fresh snapshot) rather than holding the table up.
 
-With a Redis URL, :meth:`Hub.publish` goes through Redis pub/sub, so every process's viewers receive
-every table's events whichever process runs the table; and :meth:`Hub.request` carries a command (a
-bet, a decision, a snapshot) to the process that runs the table and brings its answer back. Channels
-are prefixed (``croupier:`` by default) so that several deployments can share one Redis.
+With a Redis URL, :meth:`Hub.publish` also goes through Redis pub/sub, so every process's viewers
+receive every table's events whichever process runs the table; and :meth:`Hub.request` carries a
+command (a bet, a decision, a snapshot) to the process that runs the table and brings its answer
+back. Channels are prefixed (``croupier:`` by default) so that several deployments can share one Redis.
+
+**Redis is not trusted.** Every message a process puts on Redis is signed: HMAC-SHA256, with the key
+the processes share (``--redis-key``, ``CROUPIER_REDIS_KEY``), over the full channel name and the
+message, which carries the sending process, the time it was sent and a random nonce. A message whose
+signature does not verify, that is more than :data:`MAX_AGE` seconds old (or from the future), or
+(a command) whose nonce was seen already, is ignored and logged: whoever can publish on the Redis
+cannot act for any player without the key.
+
+**Redis may go away.** No table waits for it: an event is handed to this process's own viewers at
+once, and to Redis by a sender task of its own (an event it cannot send is dropped, and counted). The
+listener reconnects with a growing pause. Once Redis is back, the viewers who may have missed events
+are told to resync: a process that could not send an event publishes ``resync``, and every process
+then (and after its own listener reconnected) closes its viewers' sockets with code 4408, so each
+reconnects for a fresh snapshot. A command to another process is sent again until it is answered or
+its time is up; the process that runs the table answers a command sent twice once (by its id).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import json
+import logging
+import secrets
+import time
 import uuid
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
+from croupier.errors import CroupierError
+
+log = logging.getLogger("croupier.server")
+
 QUEUE_SIZE = 1000
+OUTBOX_SIZE = 10_000
+"""Events waiting for Redis; more are dropped (and the viewers told to resync once Redis is back)."""
+MAX_AGE = 30.0
+"""A signed message older than this many seconds (or as much from the future) is ignored: the processes'
+clocks must agree to within it."""
+RESEND = 2.0
+"""A command not answered within this many seconds is sent again (same id: it is obeyed once)."""
+FIRST_PAUSE = 0.05
+LONGEST_PAUSE = 2.0
+"""The listener's pause before reconnecting to Redis, doubled after each failure up to the longest."""
+MIN_KEY_LENGTH = 16
+ANSWERS_KEPT = 2000
+"""Commands whose answers a process remembers (by id) to answer a command sent again."""
+
+SLOW = "too slow: reconnect for a fresh snapshot"
+RESYNC = "the server lost touch with its other processes for a moment: reconnect for a fresh snapshot"
+
 Handler = Callable[[int, dict[str, Any]], Awaitable[dict[str, Any] | None]]
+
+
+class HubError(CroupierError):
+    """The hub cannot be set up as asked (a Redis without a key, a bad channel prefix)."""
 
 
 class Subscription:
@@ -29,15 +75,23 @@ class Subscription:
         self.channels = channels
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(QUEUE_SIZE)
         self.dropped = False
+        self.reason = SLOW
 
     def offer(self, message: dict[str, Any]) -> None:
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
-            self.dropped = True
-            with contextlib.suppress(asyncio.QueueEmpty):
-                self.queue.get_nowait()
-            self.queue.put_nowait(None)  # tell the reader it fell behind
+            self.end(SLOW)
+
+    def end(self, reason: str) -> None:
+        """End the subscription: its reader stops, and tells its viewer ``reason`` (reconnect)."""
+        if self.dropped:
+            return
+        self.dropped = True
+        self.reason = reason
+        with contextlib.suppress(asyncio.QueueEmpty):
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)  # tell the reader it must resync
 
     async def messages(self) -> AsyncIterator[dict[str, Any]]:
         while True:
@@ -62,19 +116,43 @@ class RemoteError(Exception):
         self.params = params
 
 
+def check_prefix(prefix: str) -> str:
+    if not (1 <= len(prefix) <= 64 and all(c.isascii() and (c.isalnum() or c in "_-.") for c in prefix)):
+        raise HubError(f"--redis-prefix {prefix!r}: 1-64 characters of A-Z, a-z, 0-9, '_', '-', '.'")
+    return prefix
+
+
+def check_key(key: str | None) -> bytes:
+    if not key:
+        raise HubError(
+            "--redis needs --redis-key (or CROUPIER_REDIS_KEY): the key every process signs its commands with "
+            "(make one with: python -c 'import secrets; print(secrets.token_hex(32))')"
+        )
+    if len(key) < MIN_KEY_LENGTH:
+        raise HubError(f"--redis-key: {len(key)} characters; the key is at least {MIN_KEY_LENGTH}")
+    return key.encode()
+
+
 class Hub:
     """In-process pub/sub, or Redis pub/sub (and commands between processes) when ``redis_url`` is given."""
 
-    def __init__(self, redis_url: str | None = None, prefix: str = "croupier") -> None:
+    def __init__(self, redis_url: str | None = None, prefix: str = "croupier", key: str | None = None) -> None:
         self.redis_url = redis_url
-        self.prefix = prefix
+        self.prefix = check_prefix(prefix)
+        self.key = check_key(key) if redis_url is not None else b""
         self.process = uuid.uuid4().hex
         self.handler: Handler | None = None
         self._subscribers: dict[str, set[Subscription]] = {}
         self._redis: Any = None
         self._listener: asyncio.Task[None] | None = None
+        self._sender: asyncio.Task[None] | None = None
+        self._outbox: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue(OUTBOX_SIZE)
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._answers: OrderedDict[str, asyncio.Future[dict[str, Any] | None]] = OrderedDict()
+        self._nonces: dict[str, float] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._missed = False  # an event could not be sent: the viewers resync once Redis is back
+        self.counts = {"unsent": 0, "refused": 0, "resyncs": 0, "reconnects": 0}
 
     @property
     def distributed(self) -> bool:
@@ -84,38 +162,173 @@ class Hub:
         if self.redis_url is None:
             return
         import redis.asyncio as redis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
 
-        self._redis = redis.from_url(self.redis_url)
-        pubsub = self._redis.pubsub()
-        await pubsub.psubscribe(f"{self.prefix}:*")
-        self._listener = asyncio.create_task(self._listen(pubsub))
+        # one immediate reconnect (a pooled connection Redis closed); beyond it, the hub's own loops try again
+        self._redis = redis.from_url(
+            self.redis_url, socket_connect_timeout=2, socket_timeout=5, retry=Retry(NoBackoff(), 1)
+        )
+        ready = asyncio.get_running_loop().create_future()
+        self._listener = asyncio.create_task(self._listen(ready))
+        self._sender = asyncio.create_task(self._send_events())
+        with contextlib.suppress(TimeoutError):  # Redis away at the start: the listener goes on trying
+            await asyncio.wait_for(asyncio.shield(ready), 5)
 
-    async def _listen(self, pubsub: Any) -> None:
-        async for item in pubsub.listen():
-            if item.get("type") != "pmessage":
-                continue
-            channel = item["channel"].decode().removeprefix(f"{self.prefix}:")
-            message = json.loads(item["data"])
-            if channel.startswith("cmd:"):
-                task = asyncio.create_task(self._serve(int(channel[4:]), message))
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
-            elif channel == f"reply:{self.process}":
-                future = self._waiting.pop(message.get("id", ""), None)
-                if future is not None and not future.done():
-                    future.set_result(message)
-            else:
-                self._deliver(channel, message)
+    # signing --------------------------------------------------------------------------------------
+
+    def _wire(self, channel: str, message: dict[str, Any]) -> str:
+        """``message`` for the Redis channel ``channel`` (the full name), signed."""
+        body = json.dumps(
+            {"from": self.process, "at": time.time(), "nonce": secrets.token_hex(12), "message": message},
+            separators=(",", ":"),
+        )
+        return json.dumps({"body": body, "sig": self._sign(channel, body)}, separators=(",", ":"))
+
+    def _sign(self, channel: str, body: str) -> str:
+        return hmac.new(self.key, f"{channel}\n{body}".encode(), hashlib.sha256).hexdigest()
+
+    def _open(self, channel: str, data: bytes | str) -> tuple[str, dict[str, Any]] | None:
+        """The sender and the message of a signed wire message, or None (logged) when it does not verify,
+        is stale, or (a command) replays one seen already."""
+        try:
+            outer = json.loads(data)
+            body, sig = outer["body"], outer["sig"]
+            if not (isinstance(body, str) and isinstance(sig, str)):
+                raise TypeError("body and sig are text")
+        except (ValueError, TypeError, KeyError):
+            return self._refuse(channel, "not a signed message")
+        if not hmac.compare_digest(self._sign(channel, body), sig):
+            return self._refuse(channel, "a bad signature")
+        inner = json.loads(body)
+        at, nonce, sender, message = inner.get("at"), inner.get("nonce"), inner.get("from"), inner.get("message")
+        now = time.time()
+        if not isinstance(at, int | float) or abs(now - at) > MAX_AGE:
+            return self._refuse(channel, f"a stale message (sent {now - float(at or 0):.0f} s ago)")
+        if not (isinstance(nonce, str) and isinstance(sender, str) and isinstance(message, dict)):
+            return self._refuse(channel, "a malformed message")
+        if self._replayed(nonce, now):
+            return self._refuse(channel, "a replayed message")
+        return sender, message
+
+    def _replayed(self, nonce: str, now: float) -> bool:
+        if nonce in self._nonces:
+            return True
+        self._nonces[nonce] = now
+        if len(self._nonces) > 50_000:  # forget the nonces too old to be accepted anyway
+            self._nonces = {n: t for n, t in self._nonces.items() if now - t <= MAX_AGE}
+        return False
+
+    def _refuse(self, channel: str, why: str) -> tuple[str, dict[str, Any]] | None:
+        self.counts["refused"] += 1
+        log.warning("Redis channel %s: ignored %s (not signed with this deployment's key, or replayed)", channel, why)
+        return None
+
+    # listening ------------------------------------------------------------------------------------
+
+    async def _listen(self, ready: asyncio.Future[None]) -> None:
+        pause = FIRST_PAUSE
+        first = True
+        while True:
+            pubsub = self._redis.pubsub()
+            try:
+                await pubsub.psubscribe(f"{self.prefix}:*")
+                if not ready.done():
+                    ready.set_result(None)
+                if not first:  # back after an outage: what was missed is not known; every viewer resyncs
+                    self.counts["reconnects"] += 1
+                    log.warning("Redis: listening again; every viewer of this process resyncs")
+                    self._resync_all()
+                first = False
+                pause = FIRST_PAUSE
+                async for item in pubsub.listen():
+                    if item.get("type") == "pmessage":
+                        self._received(item["channel"], item["data"])
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # Redis went away (or answered nonsense): listen again, after a pause
+                log.warning("Redis: the listener lost its connection (%s); again in %.2f s", error, pause)
+                first = False
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, LONGEST_PAUSE)
+
+    def _received(self, raw_channel: bytes | str, data: bytes | str) -> None:
+        full = raw_channel.decode() if isinstance(raw_channel, bytes) else raw_channel
+        opened = self._open(full, data)
+        if opened is None:
+            return
+        sender, message = opened
+        channel = full.removeprefix(f"{self.prefix}:")
+        if channel.startswith("cmd:"):
+            try:
+                table_id = int(channel[4:])
+            except ValueError:
+                return
+            task = asyncio.create_task(self._serve(table_id, message))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        elif channel == f"reply:{self.process}":
+            future = self._waiting.pop(str(message.get("id", "")), None)
+            if future is not None and not future.done():
+                future.set_result(message)
+        elif channel == "resync":
+            if sender != self.process:
+                self._resync_all()
+        elif sender != self.process:  # this process's own events went to its viewers when published
+            self._deliver(channel, message)
+
+    def _resync_all(self) -> None:
+        self.counts["resyncs"] += 1
+        for subscriptions in list(self._subscribers.values()):
+            for subscription in list(subscriptions):
+                subscription.end(RESYNC)
+
+    # commands -------------------------------------------------------------------------------------
 
     async def _serve(self, table_id: int, message: dict[str, Any]) -> None:
         if self.handler is None:
             return
-        answer = await self.handler(table_id, message)
+        request_id = str(message.get("id", ""))
+        answer_future = self._answers.get(request_id)
+        if answer_future is None:  # a command sent again is obeyed once: its first answer is sent again
+            answer_future = asyncio.get_running_loop().create_future()
+            self._answers[request_id] = answer_future
+            while len(self._answers) > ANSWERS_KEPT:
+                self._answers.popitem(last=False)
+            try:
+                answer_future.set_result(await self.handler(table_id, message))
+            except BaseException as error:
+                self._answers.pop(request_id, None)
+                answer_future.cancel()
+                if isinstance(error, Exception):
+                    log.exception("table %s: a command from another process failed", table_id)
+                    return
+                raise
+        answer = await asyncio.shield(answer_future)
         if answer is None:  # not this process's table: its owner answers
+            self._answers.pop(request_id, None)
             return
-        await self._redis.publish(
-            f"{self.prefix}:reply:{message['reply']}", json.dumps({"id": message["id"], **answer})
-        )
+        reply = {"id": request_id, **answer}
+        await self._send_until(f"{self.prefix}:reply:{message.get('reply')}", reply, time.monotonic() + MAX_AGE)
+
+    async def _send_until(self, channel: str, message: dict[str, Any], deadline: float) -> bool:
+        """Publish ``message`` (signed), trying again with a growing pause until ``deadline``."""
+        pause = FIRST_PAUSE
+        while True:
+            try:
+                await self._redis.publish(channel, self._wire(channel, message))
+                return True
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                if time.monotonic() + pause > deadline:
+                    log.warning("Redis: could not send on %s (%s); giving up", channel, error)
+                    return False
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, LONGEST_PAUSE)
 
     async def request(self, table_id: int, message: dict[str, Any], timeout: float = 15.0) -> dict[str, Any]:
         """Send ``message`` to the process that runs table ``table_id`` and return its answer."""
@@ -124,13 +337,21 @@ class Hub:
         request_id = uuid.uuid4().hex
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[request_id] = future
-        await self._redis.publish(
-            f"{self.prefix}:cmd:{table_id}", json.dumps({"id": request_id, "reply": self.process, **message})
-        )
+        channel = f"{self.prefix}:cmd:{table_id}"
+        deadline = time.monotonic() + timeout
+        command = {"id": request_id, "reply": self.process, **message}
         try:
-            answer = await asyncio.wait_for(future, timeout)
-        except TimeoutError:
-            raise RemoteError(f"table {table_id}: no process answers for it now; try again", 503) from None
+            while not future.done():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                # sent again (the same id) while unanswered: a command or its answer lost to a Redis outage
+                if await self._send_until(channel, command, deadline):
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(asyncio.shield(future), min(RESEND, max(deadline - time.monotonic(), 0)))
+            if not future.done():
+                raise RemoteError(f"table {table_id}: no process answers for it now; try again", 503)
+            answer = future.result()
         finally:
             self._waiting.pop(request_id, None)
         if "error" in answer:
@@ -139,13 +360,35 @@ class Hub:
             )
         return dict(answer.get("answer", {}))
 
+    # events ---------------------------------------------------------------------------------------
+
+    async def _send_events(self) -> None:
+        while True:
+            channel, message = await self._outbox.get()
+            full = f"{self.prefix}:{channel}"
+            try:
+                await self._redis.publish(full, self._wire(full, message))
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                if not self._missed:
+                    log.warning("Redis: an event could not be sent (%s); other processes' viewers will resync", error)
+                self._missed = True
+                self.counts["unsent"] += 1
+                continue
+            if self._missed:  # Redis is back: the viewers of every process resync (they missed events)
+                resync = f"{self.prefix}:resync"
+                with contextlib.suppress(Exception):
+                    await self._redis.publish(resync, self._wire(resync, {"resync": True}))
+                    self._missed = False
+                    log.warning("Redis: sending again; the viewers of every process resync")
+
     async def stop(self) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._listener
-        for task in list(self._tasks):
-            task.cancel()
+        for task in (self._listener, self._sender, *self._tasks):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         if self._redis is not None:
             await self._redis.aclose()
 
@@ -160,10 +403,16 @@ class Hub:
             self._subscribers.get(channel, set()).discard(subscription)
 
     async def publish(self, channel: str, message: dict[str, Any]) -> None:
-        if self._redis is not None:
-            await self._redis.publish(f"{self.prefix}:{channel}", json.dumps(message))
-        else:
-            self._deliver(channel, message)
+        """Hand ``message`` to this process's viewers of ``channel`` now, and to the other processes' through
+        Redis (never waiting for it: a table does not stop for Redis)."""
+        self._deliver(channel, message)
+        if self._redis is None:
+            return
+        try:
+            self._outbox.put_nowait((channel, message))
+        except asyncio.QueueFull:
+            self._missed = True
+            self.counts["unsent"] += 1
 
     def _deliver(self, channel: str, message: dict[str, Any]) -> None:
         for subscription in list(self._subscribers.get(channel, ())):

@@ -7,13 +7,14 @@ every moment, because every transaction is posted whole inside the caller's data
 
 A balance changes by one conditional ``UPDATE … RETURNING``: a player's wallet is debited only if it
 stays at or above zero, atomically, so fifty concurrent bets for a whole balance leave exactly one
-taken, on SQLite and on PostgreSQL alike. Wallets are updated in id order so that two transactions
-never wait on each other in a circle.
+taken, on SQLite and on PostgreSQL alike. Wallets are locked in ascending id order, and a transaction
+of several postings (a settlement, a refund, a decision's stakes) locks all its wallets at its start
+(:func:`lock_wallets`), so that two transactions never wait on each other in a circle.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from decimal import Decimal
 
@@ -84,6 +85,18 @@ async def balance(session: AsyncSession, account_id: int) -> int:
     return int(value or 0)
 
 
+async def lock_wallets(session: AsyncSession, wallet_ids: Iterable[int]) -> None:
+    """Lock ``wallet_ids`` for the rest of the transaction, all at once and in ascending id order (``SELECT …
+    FOR UPDATE``; on SQLite the transaction holds the database's write lock already).
+
+    A transaction that moves several wallets' money in several postings (a settlement: every player's,
+    the house's and the money in play) locks the whole set first: every transaction then takes its
+    wallets in one global order, so no two ever wait on each other in a circle (a deadlock)."""
+    ids = sorted(set(wallet_ids))
+    if ids:
+        await session.execute(select(Wallet.id).where(Wallet.id.in_(ids)).order_by(Wallet.id).with_for_update())
+
+
 async def post(
     session: AsyncSession,
     kind: str,
@@ -101,6 +114,7 @@ async def post(
         merged[wallet_id] = merged.get(wallet_id, 0) + amount
     if sum(merged.values()) != 0:
         raise LedgerError(f"ledger: a {kind} transaction does not balance ({sum(merged.values())} cents)")
+    await lock_wallets(session, [wallet_id for wallet_id, amount in merged.items() if amount != 0])
     record = LedgerTransaction(kind=kind, round_id=round_id, created_at=datetime.now(UTC), memo=memo)
     session.add(record)
     await session.flush()

@@ -144,6 +144,8 @@ class GameTable(Base):
     dealer_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))
     owner: Mapped[str | None] = mapped_column(String(64))  # the process that runs it now
     lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # the fencing token: one more at every acquisition of the lease; the owner's writes carry it (fence.py)
+    epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     status: Mapped[str] = mapped_column(String(8), default="open", server_default="open")  # open, closing, closed
     squeeze_seconds: Mapped[float | None] = mapped_column()  # a baccarat squeeze's time (Art. 16)
     live_edges: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # staff see the live edges

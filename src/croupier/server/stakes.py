@@ -15,6 +15,7 @@ from croupier.money import format_amount
 from croupier.server import ledger
 from croupier.server.baccarat_round import BaccaratRound
 from croupier.server.commands import Command, Refused
+from croupier.server.db import retrying
 from croupier.server.models import BetRecord, RoundRecord, Settlement
 
 if TYPE_CHECKING:
@@ -72,34 +73,39 @@ async def take_bet(actor: TableActor, command: Command, spot: str, cents: int) -
     """The bet's money and record, in one transaction; the answer the player gets."""
     who = command.identity
     assert actor.round is not None
-    async with actor.sessions() as session, session.begin():
-        if actor.round_id is None:
-            record = _next_record(actor, actor.shoe_id, actor.round_number + 1)
-            session.add(record)
-            await session.flush()
-            round_id = record.id
-        else:
-            round_id = actor.round_id
-        balance = await _stake(
-            actor,
-            session,
-            round_id,
-            who.id,
-            who.name,
-            cents,
-            ledger_kind="bet",
-            kind="bet",
-            spot=spot,
-            memo=f"bet on {spot}",
-        )
-        answer = {
-            "accepted": True,
-            "round": round_id,
-            "spot": spot,
-            "amount": ledger.money_text(cents),
-            "balance": ledger.money_text(balance),
-        }
-        await actor._remember(session, command, answer)
+
+    async def store() -> tuple[int, int, dict[str, Any]]:
+        async with actor.sessions() as session, session.begin():
+            if actor.round_id is None:
+                record = _next_record(actor, actor.shoe_id, actor.round_number + 1)
+                session.add(record)
+                await session.flush()
+                round_id = record.id
+            else:
+                round_id = actor.round_id
+            balance = await _stake(
+                actor,
+                session,
+                round_id,
+                who.id,
+                who.name,
+                cents,
+                ledger_kind="bet",
+                kind="bet",
+                spot=spot,
+                memo=f"bet on {spot}",
+            )
+            answer = {
+                "accepted": True,
+                "round": round_id,
+                "spot": spot,
+                "amount": ledger.money_text(cents),
+                "balance": ledger.money_text(balance),
+            }
+            await actor._remember(session, command, answer)
+            return round_id, balance, answer
+
+    round_id, balance, answer = await retrying(store)  # a deadlock rolled it back whole: again
     actor.round_id = round_id
     actor.balance_before.setdefault(who.id, balance + cents)
     await actor._tell_balance(who.id, balance)
@@ -129,25 +135,36 @@ async def take_stakes(
     if not money:
         return answer, balances
     assert actor.round_id is not None
-    async with actor.sessions() as session, session.begin():
-        for player, cents in sorted(money.items()):
-            account_id = actor.accounts.get(player)
-            if account_id is None:
-                raise Refused(f"{player} is not at this table")
-            balances[account_id] = await _stake(
-                actor,
-                session,
-                actor.round_id,
-                account_id,
-                player,
-                cents,
-                ledger_kind="stake",
-                kind=str(action.get("type")),
-                spot=str(action.get("box")),
-                memo=f"{action.get('type')} on box {action.get('box')}",
-            )
-        answer["staked"] = {p: ledger.money_text(c) for p, c in money.items()}
-        await actor._remember(session, command, answer)
+    round_id = actor.round_id
+
+    async def store() -> None:
+        balances.clear()
+        async with actor.sessions() as session, session.begin():
+            wallets = [await ledger.system_wallet(session, "in_play")]
+            for player in money:
+                if player in actor.accounts:
+                    wallets.append(await ledger.player_wallet(session, actor.accounts[player]))
+            await ledger.lock_wallets(session, wallets)  # the whole set first, in one order (no deadlock)
+            for player, cents in sorted(money.items()):
+                account_id = actor.accounts.get(player)
+                if account_id is None:
+                    raise Refused(f"{player} is not at this table")
+                balances[account_id] = await _stake(
+                    actor,
+                    session,
+                    round_id,
+                    account_id,
+                    player,
+                    cents,
+                    ledger_kind="stake",
+                    kind=str(action.get("type")),
+                    spot=str(action.get("box")),
+                    memo=f"{action.get('type')} on box {action.get('box')}",
+                )
+            answer["staked"] = {p: ledger.money_text(c) for p, c in money.items()}
+            await actor._remember(session, command, answer)
+
+    await retrying(store)  # a deadlock rolled it back whole: again
     return answer, balances
 
 
@@ -188,12 +205,16 @@ async def settle(actor: TableActor, session: AsyncSession, record: RoundRecord, 
     net = round_.net()
     in_play = await ledger.system_wallet(session, "in_play")
     house = await ledger.system_wallet(session, "house")
+    wallets = {account_id: await ledger.player_wallet(session, account_id) for account_id in actor.accounts.values()}
+    # every wallet of the settlement (the players', the house's, the money in play), locked at once in one
+    # global order: a push moves no house money, yet the house is locked with the rest (no deadlock)
+    await ledger.lock_wallets(session, [in_play, house, *wallets.values()])
     balances: dict[int, int] = {}
     for player, account_id in sorted(actor.accounts.items()):
         staked = staked_db.get(account_id, 0)
         gain = ledger.to_minor(net.get(player, Decimal(0)), f"{player}'s result")
         returned = staked + gain
-        wallet = await ledger.player_wallet(session, account_id)
+        wallet = wallets[account_id]
         transaction, after = await ledger.post(
             session,
             "settle",
