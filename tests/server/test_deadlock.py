@@ -73,7 +73,7 @@ async def _settle_concurrently(url: str) -> tuple[list[str], int, tuple[int, int
     try:
         names = [f"p{n}" for n in range(PLAYERS)]
         async with service.session() as session, session.begin():
-            ids = {name: (await create_account(session, name, "x" * 12, "player")).id for name in names}
+            ids = {name: (await create_account(session, name, "settle-wave-4721", "player")).id for name in names}
             cashier = await ledger.system_wallet(session, "cashier")
             for name in names:
                 wallet = await ledger.player_wallet(session, ids[name])

@@ -315,7 +315,7 @@ def test_fifty_concurrent_debits_of_a_whole_balance(kind: str, tmp_path: Any, po
             await migrate(engine)
             make = sessions(engine)
             async with make() as session, session.begin():
-                account = await create_account(session, "dee", "pw")
+                account = await create_account(session, "dee", "dee-plays-7391")
                 wallet = await ledger.player_wallet(session, account.id)
                 cashier = await ledger.system_wallet(session, "cashier")
                 await ledger.post(session, "deposit", [(wallet, 10_000), (cashier, -10_000)])
