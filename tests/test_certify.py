@@ -1,4 +1,4 @@
-"""``croupier certify`` (issue 13): the shuffle's statistical report, and that a biased shuffle fails it.
+"""``croupier certify``: the shuffle's statistical report, and that a biased shuffle fails it.
 
 A fair run (2,000 shoes of every preset, seeded and from OS bytes) passes; the same report over a deliberately
 biased shuffle (an off-by-one Fisher–Yates, a modulo without rejection, the naive swap with any card) fails,

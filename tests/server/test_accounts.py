@@ -1,4 +1,4 @@
-"""Accounts as a regulator expects (issue 13, findings 5, 8 and 9): sign-in throttled per name and per
+"""Accounts as a regulator expects: sign-in throttled per name and per
 address, the same work for an unknown name as for a wrong password, argon2 off the event loop; sign
 out, sign out everywhere, a password change and a supervisor's disabling revoke tokens and close
 sockets; a password policy; look-alike names refused."""

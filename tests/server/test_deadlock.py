@@ -1,4 +1,4 @@
-"""Settlements on PostgreSQL under load (issue 13, finding 3): many tables settle at once, their players
+"""Settlements on PostgreSQL under load: many tables settle at once, their players
 shared, each settlement a win, a loss or a push per player. Each settlement locks all its wallets at
 its start in one global order (``ledger.lock_wallets``), so none waits on another in a circle: no
 deadlock, every round settled, the ledger whole."""

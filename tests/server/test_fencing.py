@@ -1,4 +1,4 @@
-"""A table's owner and its task (issue 13): a process that froze and lost its table's lease to another
+"""A table's owner and its task: a process that froze and lost its table's lease to another
 cannot settle the round the new owner voided (lease fencing, ``fence.py``); a table whose task ends
 unasked is started again by the watchdog, its stakes returned."""
 

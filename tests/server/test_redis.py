@@ -1,4 +1,4 @@
-"""Redis between the processes (issue 13, findings 4 and 7): a command published on Redis is obeyed only
+"""Redis between the processes: a command published on Redis is obeyed only
 when signed with the deployment's key (a forged one taking money from ana is ignored); and a Redis
 outage stops no table: events still reach the process's own viewers, the listener reconnects, the
 viewers are told to resync, and commands between the processes work again."""
@@ -77,7 +77,7 @@ def test_a_forged_command_is_not_obeyed(shared: tuple[str, str]) -> None:  # noq
             raw = redis.from_url(REDIS)
             channel = f"{prefix}:cmd:{ONLINE}"
             forged = {"id": uuid.uuid4().hex, "key": uuid.uuid4().hex, **command}
-            if signed_with is None:  # as the issue's: no signature at all
+            if signed_with is None:  # a forged command: no signature at all
                 await raw.publish(channel, json.dumps(forged))
             else:
                 await raw.publish(channel, Hub(REDIS, prefix, signed_with)._wire(channel, forged))

@@ -1,4 +1,4 @@
-"""Accounts at the page (issue 13): the password rules where an account is opened, the lockout's wait
+"""Accounts at the page: the password rules where an account is opened, the lockout's wait
 after failed sign-ins, "sign out everywhere", and a supervisor disabling and enabling a player at the
 cashier's screen. Each test uses accounts and names of its own, so no other test's sign-in is locked."""
 

@@ -101,7 +101,7 @@ def test_a_revoked_token_returns_the_page_to_sign_in(new_page: Any, base_url: st
     sockets: list[Any] = []
     page.on("websocket", lambda socket: sockets.append(socket))
     rest(base_url, "POST", "/api/logout", token)  # signed out elsewhere
-    # the table's WebSocket with that token closes at once with 4401 (issue 13): the page signs out
+    # the table's WebSocket with that token closes at once with 4401: the page signs out
     page.wait_for_selector("#login-form")
     page.wait_for_selector(".toast-item:has-text('You are signed out; sign in again')")
     assert page.evaluate("sessionStorage.getItem('croupier.token')") is None
