@@ -84,6 +84,7 @@ def test_a_half_sent_body_is_dropped(served: ServerProcess) -> None:
 def test_half_sent_headers_are_dropped(served: ServerProcess) -> None:
     assert raw(served, b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-") == b""
     assert raw(served, b"") == b""  # a connection that sends nothing at all
+    assert raw(served, b"GET /api/tables HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"a" * 20000) == b""  # over 16 KiB
     # a kept-alive connection: an answered request, then the next one's headers half-sent
     answer = raw(served, b"GET /api/tables HTTP/1.1\r\nHost: x\r\n\r\nGET /api/tab")
     assert answer.startswith(b"HTTP/1.1 200") and answer.count(b"HTTP/1.1") == 1

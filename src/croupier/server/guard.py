@@ -1,9 +1,10 @@
 """HTTP hardening: a request body's size and read time, the headers' read time, and security headers.
 
 * :class:`RequestGuard` (ASGI middleware, every HTTP request):
-  - a body larger than ``max_body_bytes`` is answered ``413 {"error": ...}`` without being read: at once
+  - a body larger than ``max_body_bytes`` is answered ``413 {"error": ...}`` and never kept: at once
     when its ``Content-Length`` says so, else as soon as the bytes received pass the limit (a chunked
-    body). A ``Content-Length`` that is not a number of ASCII digits is a ``400``;
+    body). Up to 1 MiB of it is read and dropped first, so that the client can read the answer; a
+    larger one is not read at all. A ``Content-Length`` that is not a number of ASCII digits is a ``400``;
   - a body not received in full within ``body_seconds`` of the request's start is answered
     ``408 {"error": ...}`` and the connection closes (a client that half-sends its body holds nothing);
   - every answer carries the security headers (:func:`security_headers`): a Content-Security-Policy of
@@ -19,6 +20,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from typing import Any
 
@@ -43,6 +45,9 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"cross-origin-opener-policy", b"same-origin"),
 )
 NO_STORE = (b"cache-control", b"no-store")
+DRAIN_BYTES = 1024 * 1024
+"""A refused body up to this size is read and dropped before the answer (see :func:`_drain`); a larger one
+is not read at all: the answer is sent and the connection closed."""
 
 
 def security_headers(path: str) -> list[tuple[bytes, bytes]]:
@@ -90,11 +95,13 @@ class RequestGuard:
         except BodyRefused as refused:
             await _refuse(send_guarded, refused)
             return
-        if length is not None and length > self.max_body_bytes:
-            await _refuse(send_guarded, self._too_large())
-            return
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.body_seconds
+        if length is not None and length > self.max_body_bytes:
+            if length <= DRAIN_BYTES:  # a little over: read and dropped, so that the client reads the answer
+                await _drain(receive, deadline, DRAIN_BYTES)
+            await _refuse(send_guarded, self._too_large())
+            return
         received = 0
         body_done = False
 
@@ -112,6 +119,9 @@ class RequestGuard:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.max_body_bytes:
+                    if message.get("more_body", False):
+                        await _drain(receive, deadline, DRAIN_BYTES)
+                    body_done = True
                     raise self._too_large()
                 body_done = not message.get("more_body", False)
             else:
@@ -127,6 +137,21 @@ class RequestGuard:
 
     def _too_large(self) -> BodyRefused:
         return BodyRefused(413, f"request body: more than {self.max_body_bytes} bytes; a request here is smaller")
+
+
+async def _drain(receive: Receive, deadline: float, most: int) -> None:
+    """Read and drop the rest of a refused body, at most ``most`` bytes and until ``deadline``: a server that
+    closes a connection with unread bytes in it resets it, and the client may lose the answer with them."""
+    dropped = 0
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout_at(deadline):
+            while dropped <= most:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return
+                dropped += len(message.get("body", b""))
+                if not message.get("more_body", False):
+                    return
 
 
 def _content_length(scope: Scope) -> int | None:
@@ -193,20 +218,16 @@ def guarded_protocol(base: type[Any], header_seconds: float, max_header_bytes: i
             self._arm()
 
         def data_received(self, data: bytes) -> None:
-            if self._between_requests():
-                if self._header_since is None:
-                    self._header_since = self.loop.time()
-                self._header_bytes += len(data)
-                if self._header_bytes > max_header_bytes:
-                    self.transport.close()
-                    return
-            else:
-                self._header_since = None
-                self._header_bytes = 0
+            if self._between_requests() and self._header_since is None:
+                self._header_since = self.loop.time()  # the first byte of a request's headers
             super().data_received(data)
-            if not self._between_requests():  # this data completed the headers
+            if not self._between_requests():  # the headers are complete (this data may hold body bytes too)
                 self._header_since = None
                 self._header_bytes = 0
+                return
+            self._header_bytes += len(data)
+            if self._header_bytes > max_header_bytes and not self.transport.is_closing():
+                self.transport.close()
 
         def connection_lost(self, exc: Exception | None) -> None:
             if self._header_timer is not None:
