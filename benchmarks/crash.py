@@ -88,7 +88,16 @@ def croupier_command() -> str:
 class ServerProcess:
     """``croupier serve`` as a child process on a SQLite file."""
 
-    def __init__(self, database: Path, port: int, log: Path, betting: float = 0.3, decision: float = 0.3) -> None:
+    def __init__(
+        self,
+        database: Path,
+        port: int,
+        log: Path,
+        betting: float = 0.3,
+        decision: float = 0.3,
+        extra: tuple[str, ...] = (),
+    ) -> None:
+        self.extra = extra  # more options of croupier serve
         self.database = database
         self.port = port
         self.log = log
@@ -113,6 +122,7 @@ class ServerProcess:
                     str(self.betting),
                     "--decision-seconds",
                     str(self.decision),
+                    *self.extra,
                 ],
                 stdout=out,
                 stderr=subprocess.STDOUT,

@@ -248,12 +248,18 @@ def serve(
     demo: Annotated[bool, typer.Option(help="Make the demo tables and accounts in an empty database.")] = True,
     betting_seconds: Annotated[float, typer.Option(help="Betting window of the demo tables.")] = 15.0,
     decision_seconds: Annotated[float, typer.Option(help="Decision timer of the demo tables.")] = 20.0,
+    max_body_bytes: Annotated[int, typer.Option(help="The largest request body taken (413 beyond).")] = 64 * 1024,
+    body_seconds: Annotated[float, typer.Option(help="Seconds a request body may take to arrive (408).")] = 10.0,
+    header_seconds: Annotated[
+        float, typer.Option(help="Seconds a request's headers may take to arrive; then the connection closes.")
+    ] = 10.0,
 ) -> None:
     """Run the live table server: REST and WebSockets, tables, wallets, history (docs/protocol.md)."""
     import uvicorn
 
     from croupier.server.app import Settings, create_app
     from croupier.server.db import normalise_url
+    from croupier.server.guard import uvicorn_options
 
     try:
         url = normalise_url(database)
@@ -261,6 +267,8 @@ def serve(
         fail(str(error))
     if not 1 <= port <= 65535:
         fail(f"--port {port}: a port is 1-65535")
+    if max_body_bytes < 1024 or not 0 < body_seconds <= 3600 or not 0 < header_seconds <= 3600:
+        fail("--max-body-bytes is at least 1024; --body-seconds and --header-seconds are from 0 to 3600")
     if redis is not None:
         from croupier.server.hub import check_key, check_prefix
 
@@ -277,9 +285,13 @@ def serve(
         demo=demo,
         betting_seconds=betting_seconds,
         decision_seconds=decision_seconds,
+        max_body_bytes=max_body_bytes,
+        body_seconds=body_seconds,
+        header_seconds=header_seconds,
     )
     sys.stderr.write(f"croupier serving on http://{host}:{port} (database {database})\n")
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+    options = uvicorn_options(settings.header_seconds, settings.max_header_bytes)
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", **options)
 
 
 @app.command()

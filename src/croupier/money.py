@@ -12,6 +12,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
 from croupier.errors import MoneyError, RulesError
+from croupier.numbers import MAX_TEXT, is_decimal_text, read_int
 
 ZERO = Decimal(0)
 MAX_DIGITS = 15
@@ -21,12 +22,20 @@ MAX_PLACES = 8
 
 
 def parse_amount(raw: object, *, what: str = "amount") -> Decimal:
-    """Read an amount from an int, a :class:`Decimal` or a decimal string; never from a float."""
+    """Read an amount from an int, a :class:`Decimal` or a decimal string; never from a float.
+
+    A string is read strictly (:mod:`croupier.numbers`): ASCII digits, at most 40 characters, an exponent
+    of at most three digits; so ``"١٠"`` is refused, and so is ``"1e999997"`` before any arithmetic."""
     if isinstance(raw, bool | float):
         raise MoneyError(f"{what} must be an exact decimal (a JSON number or a string), got {raw!r}")
+    if isinstance(raw, int) and abs(raw) >= 10**MAX_TEXT:
+        raise MoneyError(f"{what} is out of range: at most {MAX_DIGITS} digits before the point and {MAX_PLACES} after")
     if isinstance(raw, int | Decimal):
         value = Decimal(raw)
     elif isinstance(raw, str):
+        if not is_decimal_text(raw):
+            shown = repr(raw) if len(raw) <= MAX_TEXT else f"{raw[:MAX_TEXT]!r}…"
+            raise MoneyError(f"{what} {shown} is not a decimal number (ASCII digits, e.g. 25 or 12.50)")
         try:
             value = Decimal(raw.strip())
         except InvalidOperation:
@@ -82,7 +91,7 @@ class Ratio:
             raise RulesError(f"{name}: expected a ratio such as '3:2', got {raw!r}")
         left, right = raw.split(":")
         try:
-            pays, per = int(left.strip()), int(right.strip())
+            pays, per = read_int(left), read_int(right)  # ASCII digits: "١٠:1" is not 10:1
         except ValueError:
             raise RulesError(f"{name}: expected a ratio such as '3:2', got {raw!r}") from None
         if pays < 0 or per <= 0:

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from croupier.errors import CroupierError, RulesError
 from croupier.money import Ratio, parse_amount
+from croupier.numbers import read_int
 
 R = TypeVar("R")
 
@@ -57,8 +58,8 @@ def integer(low: int, high: int) -> Callable[[object], int]:
     def parse(raw: object) -> int:
         if isinstance(raw, bool):
             raise ValueError(raw)
-        if isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
-            raw = int(raw.strip())
+        if isinstance(raw, str):
+            raw = read_int(raw)  # ASCII digits only: "٦" is not 6
         if isinstance(raw, int) and low <= raw <= high:
             return raw
         raise ValueError(raw)

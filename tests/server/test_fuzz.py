@@ -137,6 +137,10 @@ def test_openapi_operations_never_fail_nor_leak(api: Api, name: str) -> None:
     assert len(fuzzed) >= (15 if mode == GenerationMode.POSITIVE else 10), fuzzed
 
 
+HOSTILE_TEXT = ["²", "①", "١٠", "１０", "1e999997", "1e999998", "1E+999999", "9" * 19, "1_0", " 1", "true"]
+"""Issue 13: digits that str.isdigit() or Decimal() take and int() does not, or takes as 10; amounts whose
+int() is a million digits (the event loop froze) or beyond what a Decimal multiplies (the table stopped)."""
+
 JSON_BODIES = st.one_of(
     st.none(),
     st.booleans(),
@@ -155,6 +159,7 @@ JSON_BODIES = st.one_of(
             st.floats(),
             st.text(max_size=40),
             st.sampled_from(["1", "10", "-5", "1e9999", "NaN", "Infinity", "0.001", "AS", "hit", "player", "ana"]),
+            st.sampled_from(HOSTILE_TEXT),
             st.lists(st.text(max_size=3), max_size=2),
             st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
         ),
@@ -164,6 +169,7 @@ JSON_BODIES = st.one_of(
 RAW_BODIES = st.one_of(
     st.binary(max_size=60),
     st.sampled_from([b"", b"{", b"{}}", b'{"name": "ana",}', b"[", b"null", b"\xff\xfe", b'{"amount": 1e999999}']),
+    st.sampled_from([b" " * (65 * 1024), b'{"name": "' + b"a" * (100 * 1024) + b'"}']),  # over the body limit
     JSON_BODIES.map(lambda value: json.dumps(value, allow_nan=True).encode()),
 )
 POSTS = [
@@ -277,3 +283,107 @@ def test_every_4xx_has_the_error_shape(client: Any, method: str, path: str, body
     answer = client.request(method, path, content=body, headers={"Content-Type": "application/json"})
     assert 400 <= answer.status_code < 500
     assert "error" in answer.json() and set(answer.json()) <= {"error", "code", "params"}, answer.text
+
+
+# --------------------------------------------------------------------------------------------------
+# issue 13: the hostile inputs, then a table must still deal, and no answer waited on a frozen loop
+
+
+def hostile_requests() -> Iterator[tuple[str, str, Any, str]]:
+    """(method, path, JSON body, who) for every hostile value in every field that takes a number."""
+    for value in [*HOSTILE_TEXT, True, 1.0, "1"]:
+        yield "POST", "/api/tables/1/bets", {"spot": value, "amount": "10"}, "ana"
+        yield "POST", "/api/tables/2/bets", {"spot": "1", "amount": value}, "ana"
+        yield "POST", "/api/tables/4/bets", {"spot": "player", "amount": value, "seat": value}, "ana"
+        yield "POST", "/api/tables/2/actions", {"type": "double", "box": value, "hand": value, "amount": value}, "ana"
+        yield "POST", "/api/tables/2/seats", {"box": value}, "ana"
+        yield "PUT", "/api/tables/1/matching", {"box": value, "match": value}, "ana"
+        yield "POST", "/api/cashier/deposits", {"account": "ben", "amount": value}, "cole"
+        yield "POST", "/api/cashier/withdrawals", {"account": "ben", "amount": value}, "cole"
+        yield "PATCH", "/api/tables/2", {"chip": value, "betting_seconds": value, "overrides": {"decks": value}}, "sam"
+
+
+def test_hostile_inputs_leave_the_tables_dealing_and_the_loop_free(api: Api) -> None:
+    """Every hostile value in every numeric field, then the same key with two bodies to two tables at once;
+    meanwhile a probe reads the lobby without a pause. No answer is a 5xx; no probe waits more than a
+    generous multiple of the lobby's usual time (a million-digit int() on the event loop took ~34 s); and
+    a new player's bet is then dealt to its end."""
+    import statistics
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    def probe_once(http: httpx.Client) -> float:
+        began = time.perf_counter()
+        assert http.get("/api/tables").status_code == 200
+        return time.perf_counter() - began
+
+    with httpx.Client(base_url=api.base, timeout=60) as probe:
+        baseline = statistics.median(probe_once(probe) for _ in range(15))
+        waits: list[float] = []
+        done = threading.Event()
+
+        def probing() -> None:
+            while not done.is_set():
+                waits.append(probe_once(probe))
+
+        prober = threading.Thread(target=probing)
+        prober.start()
+        try:
+            for method, path, body, who in hostile_requests():
+                headers = {**api.headers[who], "Idempotency-Key": uuid.uuid4().hex}
+                answer = api.http.request(method, path, json=body, headers=headers)
+                check_answer(f"{method} {path} {body!r:.120}", answer.status_code, answer.text)
+            for n in range(5):  # one key, two bodies, two tables, at once
+                key = f"race-{n}-{uuid.uuid4().hex}"
+                with ThreadPoolExecutor(max_workers=2) as pool:
+                    sent = [
+                        pool.submit(
+                            api.http.post,
+                            f"/api/tables/{table}/bets",
+                            json={"spot": "player", "amount": amount}
+                            if table == 4
+                            else {"spot": "3", "amount": amount},
+                            headers={**api.headers["ana"], "Idempotency-Key": key},
+                        )
+                        for table, spot, amount in ((4, "player", "10"), (2, "3", "20"))
+                    ]
+                    for future in sent:
+                        answer = future.result(timeout=60)
+                        check_answer("the key race", answer.status_code, answer.text)
+        finally:
+            done.set()
+            prober.join()
+    assert len(waits) >= 5
+    assert max(waits) <= max(2.0, 40 * baseline), (baseline, sorted(waits)[-5:])
+    # a new player, paid in, bets at the baccarat table (0.5 s windows): the coup is dealt and settled
+    name = f"live{uuid.uuid4().hex[:8]}"
+    assert api.http.post("/api/accounts", json={"name": name, "password": "a fine password"}).status_code == 201
+    token = api.http.post("/api/login", json={"name": name, "password": "a fine password"}).json()["token"]
+    player = {"Authorization": f"Bearer {token}"}
+    paid = api.http.post(
+        "/api/cashier/deposits",
+        json={"account": name, "amount": "100"},
+        headers={**api.headers["cole"], "Idempotency-Key": uuid.uuid4().hex},
+    )
+    assert paid.status_code == 200, paid.text
+    deadline = time.monotonic() + 60
+    while True:
+        answer = api.http.post(
+            "/api/tables/4/bets",
+            json={"spot": "player", "amount": "10"},
+            headers={**player, "Idempotency-Key": uuid.uuid4().hex},
+        )
+        if answer.status_code == 200:
+            break
+        assert answer.status_code == 409 and time.monotonic() < deadline, answer.text  # between windows: again
+        time.sleep(0.1)
+    while True:
+        history = api.http.get("/api/history", headers=player).json()
+        if history and history[0]["status"] in ("settled", "voided"):
+            break
+        assert time.monotonic() < deadline, history
+        time.sleep(0.2)
+    assert history[0]["status"] == "settled", history[0]
+    lobby = {t["id"]: t for t in api.http.get("/api/tables").json()}
+    assert all(t["phase"] not in ("fault", "stopped") for t in lobby.values()), lobby

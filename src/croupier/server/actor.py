@@ -28,8 +28,8 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from croupier.blackjack.presets import blackjack_rules
-from croupier.errors import CroupierError
-from croupier.money import format_amount
+from croupier.errors import CroupierError, MoneyError
+from croupier.money import format_amount, parse_amount
 from croupier.rng import commitment
 from croupier.server import faults, ledger, liveshoe, seating, stakes
 from croupier.server.clock import Clock
@@ -401,7 +401,9 @@ class TableActor:
                 self.deadline = None
                 self.deadline_at = None
                 await self._publish({"type": "await", **pending.document()})
-                await self._serve_until(self._changed(round_, pending))
+                # each card is a wait of its own: a second burn, or the next card of a coup, waits for the
+                # same kind of card as the last one and gets its own "await" on the dealer's console
+                await self._serve_until(self._changed(round_, pending, round_.progress()))
                 await self._publish_engine_events()
         await self._finish_round()
 
@@ -508,8 +510,15 @@ class TableActor:
             return
         except SQLAlchemyError as error:
             # nothing of the request was kept (its transaction rolled back, the engine was not touched);
-            # the same key sent at the same moment to another table lands here: its first answer stands
-            answer_or_none = await self._stored_answer(command) if isinstance(error, IntegrityError) else None
+            # the same key raced in by another process (its table's scope) lands here: its first answer stands
+            try:
+                answer_or_none = await self._stored_answer(command) if isinstance(error, IntegrityError) else None
+            except Refused as refused:  # the key was kept, at that moment, for a different request
+                if not command.future.done():
+                    command.future.set_exception(refused)
+                return
+            except SQLAlchemyError:  # the database is away: the request is refused below, the table deals on
+                answer_or_none = None
             if not command.future.done():
                 if answer_or_none is not None:
                     command.future.set_result(answer_or_none)
@@ -535,12 +544,19 @@ class TableActor:
     # --------------------------------------------------------------------------------------------
     # idempotency
 
+    def _scope(self, command: Command) -> str:
+        """A key is this table's and this operation's: the same key sent to another table, or for another
+        operation, is another request (``IdempotencyRecord``)."""
+        return f"table:{self.table_id}:{command.kind}"
+
     async def _replayed(self, session: AsyncSession, command: Command) -> dict[str, Any] | None:
         if command.key is None:
             return None
         record = await session.scalar(
             select(IdempotencyRecord).where(
-                IdempotencyRecord.account_id == command.identity.id, IdempotencyRecord.key == command.key
+                IdempotencyRecord.account_id == command.identity.id,
+                IdempotencyRecord.scope == self._scope(command),
+                IdempotencyRecord.key == command.key,
             )
         )
         if record is None:
@@ -554,6 +570,7 @@ class TableActor:
             session.add(
                 IdempotencyRecord(
                     account_id=command.identity.id,
+                    scope=self._scope(command),
                     key=command.key,
                     request_digest=request_digest(command.kind, command.payload),
                     status=200,
@@ -819,11 +836,13 @@ class TableActor:
 def _decimal(raw: object, what: str) -> Decimal:
     if isinstance(raw, bool) or raw is None:
         raise Refused(f"{what}: give the amount", 422)
-    try:
-        value = Decimal(str(raw))
-    except ArithmeticError:
+    try:  # strictly, before any arithmetic: ASCII digits, a bounded length and exponent (croupier.numbers)
+        if not isinstance(raw, int | str):
+            raise MoneyError(f"{what}: not decimal text")
+        value = parse_amount(raw, what=what)
+    except MoneyError:
         raise Refused(f"{what}: {raw!r} is not an amount", 422) from None
-    if not value.is_finite() or value <= 0:
+    if value <= 0:
         raise Refused(f"{what}: {raw!r} is not a positive amount", 422)
     if value.adjusted() > MAX_AMOUNT_DIGITS:  # far above any wallet: refused before any arithmetic on it
         raise Refused(f"{what}: {raw!r} is more than a wallet holds", 422)

@@ -25,6 +25,7 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp
 
 from croupier import __version__
 from croupier.errors import CroupierError
@@ -38,7 +39,9 @@ from croupier.server.clock import Clock, SystemClock
 from croupier.server.commands import Command, Refused, request_digest
 from croupier.server.db import is_sqlite, make_engine, migrate, normalise_url, retrying, sessions
 from croupier.server.fence import fenced_sessions
+from croupier.server.guard import RequestGuard
 from croupier.server.hub import Hub, RemoteError
+from croupier.server.inputs import Amount, StrictBool, StrictInt
 from croupier.server.models import GameTable, IdempotencyRecord
 from croupier.server.routes_accounts import accounts_router
 from croupier.server.routes_pit import pit_router
@@ -71,6 +74,14 @@ class Settings:
     redis_key: str | None = None
     """The key every process signs its Redis messages with (HMAC-SHA256; at least 16 characters): needed
     with ``redis``, the same in every process of the deployment; a message not signed with it is ignored."""
+    max_body_bytes: int = 64 * 1024
+    """The largest request body taken (a JSON request here is a few hundred bytes): a larger one is a 413."""
+    body_seconds: float = 10.0
+    """How long a request's body may take to arrive in full: then it is a 408 and the connection closes."""
+    header_seconds: float = 10.0
+    """``croupier serve``: how long a request's headers may take to arrive before the connection closes."""
+    max_header_bytes: int = 16 * 1024
+    """``croupier serve``: the most bytes of request headers taken before the connection closes."""
 
 
 @dataclass
@@ -308,18 +319,18 @@ def _ending(actor: TableActor) -> str:
 
 class BetBody(BaseModel):
     spot: str = Field(min_length=1, max_length=24, description="A box number (blackjack) or a baccarat spot")
-    amount: str = Field(min_length=1, max_length=20, description="Decimal text, e.g. 25 or 12.50")
-    match: bool = Field(
+    amount: Amount
+    match: StrictBool = Field(
         default=True,
         description="Blackjack, a bet on another's box: whether to match the decider's double or split (Art. 13)",
     )
-    seat: int | None = Field(
+    seat: StrictInt | None = Field(
         default=None, ge=1, le=7, description="Baccarat: the seat whose spot the bet is placed at (Art. 15)"
     )
 
 
 class SeatBody(BaseModel):
-    box: int = Field(ge=1, le=7, description="The box (baccarat: the seat) to sit at")
+    box: StrictInt = Field(ge=1, le=7, description="The box (baccarat: the seat) to sit at")
 
 
 class CutBody(BaseModel):
@@ -327,8 +338,8 @@ class CutBody(BaseModel):
 
 
 class MatchingBody(BaseModel):
-    box: int = Field(ge=1, le=7)
-    match: bool = Field(description="Whether to match the decider's double or split on this box (Art. 13)")
+    box: StrictInt = Field(ge=1, le=7)
+    match: StrictBool = Field(description="Whether to match the decider's double or split on this box (Art. 13)")
 
 
 class ActionBody(BaseModel):
@@ -337,9 +348,9 @@ class ActionBody(BaseModel):
         max_length=16,
         description="hit, stand, double, split, surrender, insurance, even_money, no_insurance; baccarat: turn",
     )
-    box: int | None = Field(default=None, ge=0, le=7, description="The box (blackjack)")
-    hand: int | None = Field(default=None, ge=0, le=7)
-    amount: str | None = Field(default=None, max_length=20)
+    box: StrictInt | None = Field(default=None, ge=0, le=7, description="The box (blackjack)")
+    hand: StrictInt | None = Field(default=None, ge=0, le=7)
+    amount: Amount | None = None
     side: str | None = Field(default=None, max_length=8, description="turn: the side whose squeezed cards to turn")
 
 
@@ -356,18 +367,38 @@ class VoidCardBody(CardBody):
 
 
 class MoveCardBody(CardBody):
-    box: int | None = Field(default=None, ge=0, le=7, description="Blackjack: the box it belongs to (0: the dealer)")
-    hand: int = Field(default=0, ge=0, le=7)
+    box: StrictInt | None = Field(
+        default=None, ge=0, le=7, description="Blackjack: the box it belongs to (0: the dealer)"
+    )
+    hand: StrictInt = Field(default=0, ge=0, le=7)
     side: str | None = Field(default=None, max_length=8, description="Baccarat: player or banker")
 
 
 class MoneyBody(BaseModel):
     account: str = Field(min_length=1, max_length=64)
-    amount: str = Field(min_length=1, max_length=20)
+    amount: Amount
 
 
 # --------------------------------------------------------------------------------------------------
 # the app
+
+
+class GuardedApp(FastAPI):
+    """The app with :class:`~croupier.server.guard.RequestGuard` outside every other layer: a body's size
+    and read time are checked first, and every answer, a 500 too, carries the security headers."""
+
+    guard: dict[str, Any] = {}  # noqa: RUF012  (set by create_app before the first request)
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return RequestGuard(super().build_middleware_stack(), **self.guard)
+
+
+async def refuse_socket(websocket: WebSocket, code: int, reason: str) -> None:
+    """Refuse a WebSocket with one of the documented close codes (4401, 4404, …) and the reason: it is
+    accepted first, then closed, since a close before the handshake reaches the client as a bare HTTP 403
+    with neither. A close frame's reason holds at most 123 bytes: a longer one is cut at a character."""
+    await websocket.accept()
+    await websocket.close(code=code, reason=reason.encode()[:123].decode(errors="ignore"))
 
 
 def baccarat_lobby(actor: TableActor | None, round_: dict[str, Any]) -> dict[str, Any]:
@@ -388,7 +419,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         finally:
             await service.stop()
 
-    app = FastAPI(
+    app = GuardedApp(
         title="croupier",
         version=__version__,
         description="Live tables for Macau blackjack, live-online blackjack and Macau baccarat.",
@@ -397,6 +428,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         redoc_url=None,
     )
     app.state.service = service
+    app.guard = {"max_body_bytes": service.settings.max_body_bytes, "body_seconds": service.settings.body_seconds}
 
     @app.exception_handler(Refused)
     async def refused(_request: Request, error: Refused) -> JSONResponse:
@@ -484,11 +516,14 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             raise Refused(f"a {kind} needs an Idempotency-Key header", 400)
         payload = body.model_dump()
         digest = request_digest(kind, payload)
+        scope = f"cashier:{kind}"  # a key is the cashier's, per operation: never a table's bet or decision
         try:
             async with session.begin():
                 stored = await session.scalar(
                     select(IdempotencyRecord).where(
-                        IdempotencyRecord.account_id == identity.id, IdempotencyRecord.key == key
+                        IdempotencyRecord.account_id == identity.id,
+                        IdempotencyRecord.scope == scope,
+                        IdempotencyRecord.key == key,
                     )
                 )
                 if stored is not None:
@@ -525,6 +560,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                 session.add(
                     IdempotencyRecord(
                         account_id=identity.id,
+                        scope=scope,
                         key=key,
                         request_digest=digest,
                         status=200,
@@ -536,7 +572,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             async with service.session() as again:
                 stored = await again.scalar(
                     select(IdempotencyRecord).where(
-                        IdempotencyRecord.account_id == identity.id, IdempotencyRecord.key == key
+                        IdempotencyRecord.account_id == identity.id,
+                        IdempotencyRecord.scope == scope,
+                        IdempotencyRecord.key == key,
                     )
                 )
             if stored is None or stored.request_digest != digest:
@@ -766,7 +804,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     @app.websocket("/ws/tables/{table_id}")
     async def watch(websocket: WebSocket, table_id: int, token: str | None = None) -> None:
         if not 1 <= table_id <= MAX_ID:
-            await websocket.close(code=4404, reason=f"table {table_id}: no such table")
+            await refuse_socket(websocket, 4404, f"table {table_id}: no such table")
             return
         identity: Identity | None = None
         if token:
@@ -774,14 +812,14 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                 async with service.reader() as session:
                     identity = await identify(session, token)
             except AuthError as error:
-                await websocket.close(code=4401, reason=str(error))
+                await refuse_socket(websocket, 4401, str(error))
                 return
         try:
             snapshot = await service.snapshot(
                 table_id, identity.name if identity else None, staff=identity is not None and identity.role in STAFF
             )
         except Refused as refused:
-            await websocket.close(code=4000 + refused.status, reason=str(refused))
+            await refuse_socket(websocket, 4000 + refused.status, str(refused))
             return
         await websocket.accept()
         channels = [f"table:{table_id}"]

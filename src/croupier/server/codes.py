@@ -182,7 +182,7 @@ CODES = (*tuple(dict.fromkeys(code for code, _ in PATTERNS)), "request.invalid",
 
 
 def _value(name: str, text: str) -> Any:
-    return int(text) if name in _INTS and text.isdigit() else text
+    return int(text) if name in _INTS and text.isascii() and text.isdigit() else text
 
 
 def classify(message: str) -> tuple[str | None, dict[str, Any]]:

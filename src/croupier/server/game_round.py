@@ -17,7 +17,8 @@ from decimal import Decimal
 from typing import Any, Protocol
 
 from croupier.cards import Card
-from croupier.errors import CroupierError
+from croupier.errors import CroupierError, MoneyError
+from croupier.money import parse_amount
 from croupier.shoe import Shoe
 
 NOBODY: frozenset[str] = frozenset()
@@ -91,10 +92,9 @@ def amount_or_none(raw: object, what: str) -> Decimal | None:
     """A request's optional amount, read exactly."""
     if raw is None:
         return None
-    try:
-        value = Decimal(str(raw))
-    except ArithmeticError:
-        raise ActionError(f"{what}: {raw!r} is not an amount") from None
-    if not value.is_finite():
+    if isinstance(raw, bool) or not isinstance(raw, int | str):
         raise ActionError(f"{what}: {raw!r} is not an amount")
-    return value
+    try:  # strictly, before any arithmetic: ASCII digits, a bounded length and exponent (croupier.numbers)
+        return parse_amount(raw, what=what)
+    except MoneyError:
+        raise ActionError(f"{what}: {raw!r} is not an amount") from None

@@ -113,13 +113,16 @@ class Entry(Base):
 
 
 class IdempotencyRecord(Base):
-    """The first answer to a money-moving request, kept under its key (per account)."""
+    """The first answer to a money-moving request, kept under its key, per account and per scope: the
+    table and operation (``table:3:bet``, ``table:3:act``) or the cashier's (``cashier:deposit``). The same
+    key sent to another table, or for another operation, is another request (migration 0005)."""
 
     __tablename__ = "idempotency"
-    __table_args__ = (UniqueConstraint("account_id", "key"),)
+    __table_args__ = (UniqueConstraint("account_id", "scope", "key", name="uq_idempotency_account_scope_key"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    scope: Mapped[str] = mapped_column(String(64), default="", server_default="")
     key: Mapped[str] = mapped_column(String(128))
     request_digest: Mapped[str] = mapped_column(String(64))
     status: Mapped[int] = mapped_column(Integer)

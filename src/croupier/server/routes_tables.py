@@ -16,14 +16,13 @@ from sqlalchemy.exc import IntegrityError
 from croupier.server import tables_admin
 from croupier.server.auth import AuthError, Identity, identify
 from croupier.server.commands import Command, Refused
+from croupier.server.inputs import Amount as Money
+from croupier.server.inputs import Seconds, StrictBool
 
 if TYPE_CHECKING:
     from croupier.server.app import Service
 
 MAX_ID = 2**62
-
-Money = Annotated[str, Field(min_length=1, max_length=20, description="Decimal text, e.g. 25 or 12.50")]
-Seconds = Annotated[float, Field(ge=1, le=3600)]
 
 
 class TableSettings(BaseModel):
@@ -43,11 +42,11 @@ class TableSettings(BaseModel):
     squeeze_seconds: Seconds | None = Field(default=None, description="Baccarat with squeeze = true (Art. 16)")
     mode: str | None = Field(default=None, max_length=8, description="rng (the server's shoe) or live (a card reader)")
     dealer: str | None = Field(default=None, max_length=64, description="A dealer account's name")
-    squeeze: bool | None = Field(default=None, description="Baccarat's squeeze rule (Art. 16), as an override")
-    live_edges: bool | None = Field(
+    squeeze: StrictBool | None = Field(default=None, description="Baccarat's squeeze rule (Art. 16), as an override")
+    live_edges: StrictBool | None = Field(
         default=None, description="Players see each bet's exact live house edge (staff always do)"
     )
-    insurance_to_chip: bool | None = Field(
+    insurance_to_chip: StrictBool | None = Field(
         default=None,
         description="Blackjack: insurance may be half the bet rounded up to the next chip (online §2.5.1)",
     )
@@ -62,8 +61,8 @@ class NewTable(TableSettings):
     betting_seconds: Seconds = 15.0
     decision_seconds: Seconds = 20.0
     mode: str = "rng"
-    live_edges: bool = False
-    insurance_to_chip: bool = False
+    live_edges: StrictBool = False
+    insurance_to_chip: StrictBool = False
 
 
 class TableChangeBody(TableSettings):
