@@ -138,7 +138,7 @@ def test_openapi_operations_never_fail_nor_leak(api: Api, name: str) -> None:
 
 
 HOSTILE_TEXT = ["²", "①", "١٠", "１０", "1e999997", "1e999998", "1E+999999", "9" * 19, "1_0", " 1", "true"]
-"""Issue 13: digits that str.isdigit() or Decimal() take and int() does not, or takes as 10; amounts whose
+"""Digits that str.isdigit() or Decimal() take and int() does not, or takes as 10; amounts whose
 int() is a million digits (the event loop froze) or beyond what a Decimal multiplies (the table stopped)."""
 
 JSON_BODIES = st.one_of(
@@ -286,7 +286,7 @@ def test_every_4xx_has_the_error_shape(client: Any, method: str, path: str, body
 
 
 # --------------------------------------------------------------------------------------------------
-# issue 13: the hostile inputs, then a table must still deal, and no answer waited on a frozen loop
+# the hostile inputs, then a table must still deal, and no answer waited on a frozen loop
 
 
 def hostile_requests() -> Iterator[tuple[str, str, Any, str]]:

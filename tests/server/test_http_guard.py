@@ -1,4 +1,4 @@
-"""HTTP hardening (issue 13, findings 6, 10, 12) against a real ``croupier serve``: a body's size limit and
+"""HTTP hardening against a real ``croupier serve``: a body's size limit and
 read time, the headers' read time, the security headers, and WebSockets refused with their close codes.
 
 The server runs with one-second read times, so that a half-sent request is seen dropped quickly; the

@@ -1,4 +1,4 @@
-"""Request inputs (issue 13, findings 1, 2, 11, 12): no input stops a table, freezes the server, or means
+"""Request inputs: no input stops a table, freezes the server, or means
 two things. Each hostile request is sent through the real app; then the table must still deal a round
 to its end, with no fault recorded and no stake left in play."""
 
