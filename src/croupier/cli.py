@@ -224,6 +224,19 @@ def certify(
         raise typer.Exit(1)
 
 
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (``croupier serve --host``) listens only on this machine: where the demo's accounts,
+    whose passwords are published, are made by default."""
+    import ipaddress
+
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
@@ -245,7 +258,14 @@ def serve(
     redis_prefix: Annotated[
         str, typer.Option(help="With --redis: the prefix of its channels (one per deployment sharing a Redis).")
     ] = "croupier",
-    demo: Annotated[bool, typer.Option(help="Make the demo tables and accounts in an empty database.")] = True,
+    demo: Annotated[
+        bool | None,
+        typer.Option(
+            "--demo/--no-demo",
+            help="Make the demo tables and accounts (published passwords) in an empty database. By default only "
+            "on a loopback address; --demo on any other address is a deliberate choice.",
+        ),
+    ] = None,
     betting_seconds: Annotated[float, typer.Option(help="Betting window of the demo tables.")] = 15.0,
     decision_seconds: Annotated[float, typer.Option(help="Decision timer of the demo tables.")] = 20.0,
     max_body_bytes: Annotated[int, typer.Option(help="The largest request body taken (413 beyond).")] = 64 * 1024,
@@ -277,6 +297,13 @@ def serve(
             check_prefix(redis_prefix)
         except CroupierError as error:
             fail(str(error))
+    if demo is None:
+        demo = is_loopback(host)
+    elif demo and not is_loopback(host):
+        sys.stderr.write(
+            f"warning: --demo on {host}: in an empty database the demo accounts are made with the published "
+            "password 'demo', a supervisor's among them\n"
+        )
     settings = Settings(
         database=url,
         redis=redis,
