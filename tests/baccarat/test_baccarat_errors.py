@@ -1,4 +1,4 @@
-"""Bad input: each a one-line error naming round, bet and rule (TRANSCRIPT.md, "Errors").
+"""Bad input: each a one-line error naming round, bet and rule (docs/transcript.md, "Errors").
 
 Each case is checked twice: the Python error of :func:`replay_baccarat`, and ``croupier replay``
 (exit status 2, one line on stderr, nothing on stdout).
@@ -82,7 +82,7 @@ CASES: dict[str, tuple[dict[str, Any], str]] = {
     ),
     "an amount that is not a number": (
         baccarat_doc(STAND, [{"bets": [_bet("ana", "banker", "ten")]}]),
-        "round 1, bet 1 (ana, banker ten): amount 'ten' is not a decimal number",
+        "round 1, bet 1 (ana, banker ten): amount 'ten' is not a decimal number (ASCII digits, e.g. 25 or 12.50)",
     ),
     "a bet carried from a tie increased off the minimum's multiple (Art. 18)": (
         baccarat_doc(

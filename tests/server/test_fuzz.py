@@ -34,6 +34,11 @@ from croupier.server.app import Settings, create_app
 
 EXAMPLES = 20  # per operation, mode and run; about 20 operations
 ROLES = ("ana", "dora", "sam", "cole")
+SPARE = {"name": "spare", "password": "a spare pass phrase 7"}
+"""A player of the fuzzing's own: the operations that end an account's tokens or count as failed sign-ins
+(sign-out, sign-out everywhere, a password change) act on it, whoever sends them, so that the roles'
+tokens and names stay usable for every later case and test."""
+ACCOUNT_STATE = ("/api/logout", "/api/logout/everywhere", "/api/me/password")
 TRACEBACK_MARKS = ("Traceback", 'File "', "most recent call last", "Error:", "sqlalchemy", "asyncpg", "aiosqlite")
 FUZZ_SETTINGS = settings(
     max_examples=EXAMPLES,
@@ -63,6 +68,7 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
         with httpx.Client(base_url=server.base, timeout=30) as http:
             schema = schemathesis.openapi.from_dict(http.get("/openapi.json").json())
             headers: dict[str, dict[str, str]] = {"anonymous": {}}
+            assert http.post("/api/accounts", json=SPARE).status_code == 201
             for name in ROLES:
                 answer = http.post("/api/login", json={"name": name, "password": "demo"})
                 assert answer.status_code == 200, answer.text
@@ -103,9 +109,10 @@ def fuzz_operation(operation: Any, mode: Any, api: Api) -> None:
     @given(case=operation.as_strategy(generation_mode=mode), who=st.sampled_from(sorted(headers)))
     def fuzz(case: Any, who: str) -> None:
         extra = dict(headers[who])
-        if operation.path == "/api/logout" and who != "anonymous":
-            # signing out revokes the token: the role's own would be lost to every later case
-            token = httpx.post(f"{api.base}/api/login", json={"name": who, "password": "demo"}, timeout=30)
+        if operation.path in ACCOUNT_STATE and who != "anonymous":
+            # these revoke tokens or count failed sign-ins: the role's own would be lost to every later case
+            token = httpx.post(f"{api.base}/api/login", json=SPARE, timeout=30)
+            assert token.status_code == 200, token.text
             extra = {"Authorization": f"Bearer {token.json()['token']}"}
         if case.headers and any(k.lower() == "authorization" for k in case.headers):
             extra = {}  # the generated Authorization header stands
@@ -318,6 +325,10 @@ def test_hostile_inputs_leave_the_tables_dealing_and_the_loop_free(api: Api) -> 
         assert http.get("/api/tables").status_code == 200
         return time.perf_counter() - began
 
+    for who in ("ana", "cole", "sam"):  # fresh tokens: the fuzzing's sign-ins may have pushed the first ones out
+        signed_in = api.http.post("/api/login", json={"name": who, "password": "demo"})
+        assert signed_in.status_code == 200, signed_in.text
+        api.headers[who] = {"Authorization": f"Bearer {signed_in.json()['token']}"}
     with httpx.Client(base_url=api.base, timeout=60) as probe:
         baseline = statistics.median(probe_once(probe) for _ in range(15))
         waits: list[float] = []

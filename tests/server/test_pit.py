@@ -84,7 +84,7 @@ def test_the_cashier_finds_players_with_their_balances(sqlite_server: Server) ->
     server = sqlite_server
     cole, ana = server.login("cole"), server.login("ana")
     found = server.client.get("/api/cashier/accounts?name=a", headers=cole).json()
-    assert found == [{"account": "ana", "balance": "1000.00"}]
+    assert found == [{"account": "ana", "balance": "1000.00", "disabled": False}]
     assert server.client.get("/api/cashier/accounts?name=%25", headers=cole).json() == []  # no wildcard
     assert len(server.client.get("/api/cashier/accounts", headers=cole).json()) == 3
     assert server.client.get("/api/cashier/accounts", headers=ana).status_code == 403

@@ -148,17 +148,17 @@ def test_the_phone_menu_keeps_the_focus_while_open(new_page: Any) -> None:
     assert page.get_attribute("#menu-toggle", "aria-expanded") == "true"
     active = "() => document.activeElement.id || document.activeElement.getAttribute('href')"
     stops = [page.evaluate(active)]
-    for _ in range(8):
+    for _ in range(9):
         page.keyboard.press("Tab")
         stops.append(page.evaluate(active))
-    # the lobby, the console link, the tables, the pit, the cashier, sign out, ☰, and round again
-    expected = ["#/", "nav-dealer", "nav-tables", "nav-pit", "nav-cashier", "logout", "menu-toggle"]
-    assert stops[:7] == expected and stops[7:] == expected[:2], stops
+    # the lobby, the console link, the tables, the pit, the cashier, sign out, sign out everywhere, ☰, round again
+    expected = ["#/", "nav-dealer", "nav-tables", "nav-pit", "nav-cashier", "logout", "logout-all", "menu-toggle"]
+    assert stops[:8] == expected and stops[8:] == expected[:2], stops
     page.keyboard.press("Shift+Tab")
     page.keyboard.press("Shift+Tab")
     assert page.evaluate(active) == "menu-toggle"
     page.keyboard.press("Shift+Tab")  # backwards from ☰: the menu's last item
-    assert page.evaluate(active) == "logout"
+    assert page.evaluate(active) == "logout-all"
     inside = "() => !!document.activeElement.closest('header.top')"
     assert page.evaluate(inside)
     page.keyboard.press("Escape")
