@@ -1,4 +1,4 @@
-"""RULES.md §1 and §5: cards, shoes, card sources, randomness, exact money."""
+"""docs/rules.md §1 and §5: cards, shoes, card sources, randomness, exact money."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def test_shoe_holds_decks_times_52_and_no_more_copies_section_1() -> None:
 
 
 def test_cut_card_comes_out_with_the_draw_at_its_position_transcript() -> None:
-    """TRANSCRIPT.md: the cut card comes out with the draw of the card at 0-based position cut_card."""
+    """docs/transcript.md: the cut card comes out with the draw of the card at 0-based position cut_card."""
     shoe = Shoe.stacked(1, parse_cards(["AS", "2S", "3S"]), cut_card=1)
     shoe.draw()
     assert not shoe.cut_card_out

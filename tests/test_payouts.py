@@ -1,4 +1,4 @@
-"""Money a payout cannot express (RULES.md §4, Art. 18; RULES.md §2-3 for blackjack's payouts).
+"""Money a payout cannot express (docs/rules.md §4, Art. 18; docs/rules.md §2-3 for blackjack's payouts).
 
 A table's chip and minimum must make every payout of its rule set a whole number of the currency's
 smallest unit; a table that cannot is refused when it is created, with the reason.
@@ -75,7 +75,7 @@ def test_banker_bets_stepped_by_the_minimum_are_checked_on_it_art_18() -> None:
 
 
 def test_super_6_half_pay_needs_an_even_chip_art_17_18() -> None:
-    """RULES.md §4 (Art. 17, 18): Super 6 pays a winning banker 6 1:2."""
+    """docs/rules.md §4 (Art. 17, 18): Super 6 pays a winning banker 6 1:2."""
     super6 = baccarat_rules("macau", {"commission": "none_super6", "banker_bet_multiple_of_min": False})
     with pytest.raises(RulesError, match=r"a winning banker 6 \(Super 6\) pays 1:2 \(Art\. 17, 18\); a bet of 0\.01 "
                        r"\(one chip\) would be paid 0\.005.*multiple of 0\.02"):  # fmt: skip

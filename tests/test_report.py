@@ -1,4 +1,4 @@
-"""The par sheet: ``croupier report`` for every preset of RULES.md."""
+"""The par sheet: ``croupier report`` for every preset of docs/rules.md."""
 
 from __future__ import annotations
 

@@ -42,7 +42,7 @@ def test_a_scenario_beside_the_project_with_an_own_name_is_the_same_document() -
 
 @pytest.mark.parametrize("path", ALL, ids=[p.stem for p in ALL])
 def test_scenario_replays_alike_with_its_bets_in_another_order(path: Path) -> None:
-    """TRANSCRIPT.md: the order of a round's bets never makes a bet legal or illegal (Art. 2.3 is judged
+    """docs/transcript.md: the order of a round's bets never makes a bet legal or illegal (Art. 2.3 is judged
     on the whole set). Each scenario's bets reversed, with each box's occupant named as the original
     order made it (its first bettor), replay to the same expected result."""
     scenario = json.loads(path.read_text(encoding="utf-8"))

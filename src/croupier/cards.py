@@ -1,6 +1,6 @@
 """Cards: 52-card French decks, text form rank then suit (``AS``, ``TD``; ``10D`` read as ``TD``).
 
-RULES.md §1. Cards are interned: ``Card.parse("AS") is Card.parse("AS")``.
+docs/rules.md §1. Cards are interned: ``Card.parse("AS") is Card.parse("AS")``.
 """
 
 from __future__ import annotations

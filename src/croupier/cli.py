@@ -1,6 +1,6 @@
 """The ``croupier`` command line.
 
-Every error a user can cause prints one line to stderr and exits with status 2 (TRANSCRIPT.md,
+Every error a user can cause prints one line to stderr and exits with status 2 (docs/transcript.md,
 "Errors"); nothing is printed to stdout then.
 """
 
@@ -524,7 +524,7 @@ def replay(
     source: Annotated[str, typer.Argument(help="Transcript file, or - for standard input.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the result document as JSON.")] = False,
 ) -> None:
-    """Replay a transcript (TRANSCRIPT.md) and print what happened."""
+    """Replay a transcript (docs/transcript.md) and print what happened."""
     from croupier import transcript
 
     text = _read_input(source)

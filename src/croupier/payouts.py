@@ -1,9 +1,9 @@
 """Every payout a rule set makes, and whether a table's chip can pay each one exactly.
 
-RULES.md §4, "Money a payout cannot express" (Art. 18): a table's chip and minimum must make every
+docs/rules.md §4, "Money a payout cannot express" (Art. 18): a table's chip and minimum must make every
 payout of its rule set a whole number of the currency's smallest unit (0.95:1, Super 6's 1:2, 3:2,
 3:1); a table whose settings cannot is refused when it is created, with the reason. The same holds
-for blackjack (RULES.md §2–3): a 3:2 blackjack, 6:5, the 3:1 bonuses, insurance of half a bet paid
+for blackjack (docs/rules.md §2–3): a 3:2 blackjack, 6:5, the 3:1 bonuses, insurance of half a bet paid
 2:1, and a surrender's half.
 
 :func:`payout_ratios` lists a rule set's payouts (for docs and for a server that shows them);
@@ -64,9 +64,9 @@ def ratio_text(ratio: Fraction) -> str:
 def payout_ratios(rules: BaccaratRules | BlackjackRules) -> list[Payout]:
     """Every payout ``rules`` makes: ``(name, ratio, article)``, the ratio of the winnings to the stake.
 
-    Baccarat (RULES.md §4): player 1:1; banker 0.95:1 (5% commission), or with ``none_super6`` 1:1
+    Baccarat (docs/rules.md §4): player 1:1; banker 0.95:1 (5% commission), or with ``none_super6`` 1:1
     and 1:2 on a winning banker 6; the tie (``tie_pays``); the pairs (``pair_pays``); Lucky 6 12:1
-    and 20:1 where offered. Blackjack (RULES.md §2–3): a win 1:1, a blackjack (``blackjack_pays``),
+    and 20:1 where offered. Blackjack (docs/rules.md §2–3): a win 1:1, a blackjack (``blackjack_pays``),
     even money 1:1 where offered, insurance (``insurance_pays``) where offered, the suited 6-7-8 and
     7-7-7 bonuses where offered, and a surrender's half where surrender is allowed (its ratio is what
     comes back: 1:2 of the bet).

@@ -34,7 +34,7 @@ from croupier.files import check_out, write_whole
 from croupier.ruleset import Param, parse_assignments
 
 PRESET_GAMES = {"macau-1983": "blackjack", "live-online": "blackjack", "macau": "baccarat"}
-"""Every preset of RULES.md and its game."""
+"""Every preset of docs/rules.md and its game."""
 
 
 class ReportError(CroupierError):
@@ -129,7 +129,7 @@ def _rules_parts(
     ]
     section = Section("The rules")
     section.text(
-        "Every parameter of the rule set, as RULES.md names it, with the article of the seed document it "
+        "Every parameter of the rule set, as docs/rules.md names it, with the article of the seed document it "
         "comes from. A value in the third column is the preset's, where this rule set differs."
     )
     section.table(Table("Rule parameters", ["parameter", "value", "preset", "article", "allowed"], rows))

@@ -1,9 +1,9 @@
 """Randomness: the operating system's CSPRNG, and deterministic HMAC-SHA256 streams.
 
-RULES.md §1 and §5. Game code never touches the global ``random`` module.
+docs/rules.md §1 and §5. Game code never touches the global ``random`` module.
 
 * :class:`SystemRandom` draws from ``secrets`` (the OS CSPRNG); it is the default for real shoes.
-* :class:`HmacStream` is the provably-fair stream of RULES.md §5: the bytes of
+* :class:`HmacStream` is the provably-fair stream of docs/rules.md §5: the bytes of
   ``HMAC-SHA256(server_seed, f"{client_seed}:{nonce}:{counter}")`` for counter 0, 1, 2, …, read as
   big-endian unsigned 32-bit integers; an integer in ``[0, n)`` is taken by rejection sampling (a
   word ``w`` is rejected when ``w >= 2**32 - 2**32 % n``), so there is no modulo bias.

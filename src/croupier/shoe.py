@@ -1,4 +1,4 @@
-"""Shoes and card sources (RULES.md §1).
+"""Shoes and card sources (docs/rules.md §1).
 
 A :class:`Shoe` holds ``decks × 52`` cards in one order, drawn from the top, with a cut card
 ``cut_card`` cards from the top. The order comes from a card source:
@@ -10,7 +10,7 @@ A :class:`Shoe` holds ``decks × 52`` cards in one order, drawn from the top, wi
   :meth:`Shoe.supply`; the engine waits while none is there.
 
 The cut card comes out with the draw of the card at 0-based position ``cut_card``, whether that
-draw is a burn or a deal (TRANSCRIPT.md); the game's rule decides what follows.
+draw is a burn or a deal (docs/transcript.md); the game's rule decides what follows.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Transcripts (TRANSCRIPT.md): read a document, replay it through the game's engine.
+"""Transcripts (docs/transcript.md): read a document, replay it through the game's engine.
 
 :func:`load` reads JSON with every number as an exact ``int`` or :class:`~decimal.Decimal`;
 :func:`replay` dispatches on ``game`` and returns the result document of ``croupier replay --json``

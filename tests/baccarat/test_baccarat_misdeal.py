@@ -1,4 +1,4 @@
-"""Misdeals (RULES.md §4, Art. 10): correct the deal if possible, else the coup is void and the bets stand;
+"""Misdeals (docs/rules.md §4, Art. 10): correct the deal if possible, else the coup is void and the bets stand;
 and a shoe taken out of play (Art. 3.2) returns the bets still on the layout."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The replay's result document and readable account (TRANSCRIPT.md, "Output")."""
+"""The replay's result document and readable account (docs/transcript.md, "Output")."""
 
 from __future__ import annotations
 

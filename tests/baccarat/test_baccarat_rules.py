@@ -1,4 +1,4 @@
-"""One named test per row of RULES.md §4, each citing its article.
+"""One named test per row of docs/rules.md §4, each citing its article.
 
 Rows: decks (Art. 1), cut_card (Art. 2.1), burn (Art. 2.1), demo_coups (Art. 2.2), at_cut_card
 (Art. 3.1), burn_each_coup (Art. 8), commission (Art. 17, 18), tie_pays (Art. 17), pair_pays
@@ -220,7 +220,7 @@ def test_at_cut_card_last_art_3_1() -> None:
 
 
 def test_cut_card_during_shoe_start_burns_counts_for_first_coup_art_3_1() -> None:
-    """The cut card coming out with a shoe-start burn belongs to the first coup (TRANSCRIPT.md)."""
+    """The cut card coming out with a shoe-start burn belongs to the first coup (docs/transcript.md)."""
     table = table_for(STAND_STAND * 3, cut_card=1)
     assert table.cut_card_coup == 1
     assert any(isinstance(op, CutCardOut) for op in table.operations)
@@ -542,7 +542,7 @@ def test_preset_names_and_unknown_preset() -> None:
 
 
 def test_every_rules_md_parameter_is_named() -> None:
-    """RULES.md §4: every parameter by its name."""
+    """docs/rules.md §4: every parameter by its name."""
     names = set(MACAU.describe())
     assert names == {
         "decks", "cut_card", "burn", "demo_coups", "at_cut_card", "burn_each_coup", "commission", "tie_pays",

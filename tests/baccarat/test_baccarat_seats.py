@@ -1,4 +1,4 @@
-"""Seats (RULES.md §4; Art. 1(5), 15, 16): standing players may not bet on a seated player's spot, and the
+"""Seats (docs/rules.md §4; Art. 1(5), 15, 16): standing players may not bet on a seated player's spot, and the
 squeeze goes to the seated player with the largest bet on a side."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Art. 9: every cell of the tableau, dealt through the engine.
 
-The expectations are written out here from RULES.md §4, independently of the tables in
+The expectations are written out here from docs/rules.md §4, independently of the tables in
 ``croupier.baccarat.tableau``: for each banker two-card total, one letter per value of the player's
 third card 0-9, ``D`` the banker draws, ``S`` the banker stands.
 """
@@ -64,7 +64,7 @@ TWO_CARD_CELLS = [(player, banker) for player in range(10) for banker in range(1
 
 
 def _first_decision(player_total: int, banker_total: int) -> str:
-    """RULES.md §4 written out: naturals stand; the player draws on 0-5; a standing player leaves the
+    """docs/rules.md §4 written out: naturals stand; the player draws on 0-5; a standing player leaves the
     banker to draw on 0-5."""
     if player_total >= 8 or banker_total >= 8:
         return "natural"

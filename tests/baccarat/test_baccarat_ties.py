@@ -1,4 +1,4 @@
-"""Ties under ``tie_bets = increase_only`` (RULES.md §4, Art. 12, 18): a tied player or banker bet stays on
+"""Ties under ``tie_bets = increase_only`` (docs/rules.md §4, Art. 12, 18): a tied player or banker bet stays on
 its spot for the next coup; its bettor may add to it, never take it back or reduce it."""
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def test_tie_bets_push_returns_them_and_carries_nothing_art_12() -> None:
 
 
 def test_a_tie_in_the_shoes_last_coup_returns_the_bets_art_3_1_18() -> None:
-    """RULES.md is silent on a bet standing when the shoe ends: it is returned, with the reason recorded."""
+    """docs/rules.md is silent on a bet standing when the shoe ends: it is returned, with the reason recorded."""
     table = table_for(TIE, rules(tie_bets="increase_only", at_cut_card="last"), cut_card=3)
     table.place_bet("ana", "banker", Decimal(100))
     table.start_coup()

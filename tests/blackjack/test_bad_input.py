@@ -1,11 +1,11 @@
-"""Bad input to ``croupier replay`` (TRANSCRIPT.md "Errors").
+"""Bad input to ``croupier replay`` (docs/transcript.md "Errors").
 
 Each case is a blackjack transcript with exactly one problem. The CLI must exit with status 2, print
 exactly one line on stderr naming the round, the action and the rule (with its article), print
 nothing on stdout and never a traceback. Each case also carries its repaired twin, which must replay
 cleanly: that proves the named problem is the only one.
 
-Deal orders, traced from RULES.md §3: ``macau-1983`` burns 6 (``decks``) at the shoe's start, deals
+Deal orders, traced from docs/rules.md §3: ``macau-1983`` burns 6 (``decks``) at the shoe's start, deals
 a first card to each box, a second to each box, then the dealer's up-card (with an ace up, the hole
 card face down at once); the dealer's second card otherwise comes after play, after 1 burn.
 ``live-online`` burns 6, then box, dealer up, box, dealer hole.
@@ -425,7 +425,7 @@ def test_every_offered_action_can_be_taken_when_the_shoe_runs_dry() -> None:
 )
 def test_amounts_in_refusals_are_exact(bet: str, asked: str, limit: str) -> None:
     """The insurance limit in the message is the bet's exact half, as the transcript wrote the bet: no binary
-    floating point, no exponent, no digit lost (TRANSCRIPT.md)."""
+    floating point, no exponent, no digit lost (docs/transcript.md)."""
     bad = doc("macau-1983", "TH 6D AS KH", [act("insurance", player="ana", amount=asked)], bets=[("ana", 1, bet)])
     line = assert_one_line_error(replay(bad), "round 1", "action 1", "Art. 8")
     assert line.endswith(f"ana's bet on box 1 is {bet}, so at most {limit}; asked {asked}"), line

@@ -3,7 +3,7 @@
 Random rule sets (every parameter of ``PARAMS`` with random legal values, over both presets) are
 played with random legal decisions (:mod:`croupier.blackjack.autoplay`, seeded through
 :func:`croupier.rng.seeded`) over whole shoes: until the shoe's last round, then a new shoe. Every
-round is checked against an independent reading of RULES.md §1-3:
+round is checked against an independent reading of docs/rules.md §1-3:
 
 * cards are conserved: the cards drawn from the shoe are, in order, the round's burns and deals, and
   each lies exactly once in a hand, the dealer's cards or the burns;
@@ -165,7 +165,7 @@ def play_shoes(
 
 
 # ---------------------------------------------------------------------------------------------------
-# what a round must satisfy, read from RULES.md independently of the engine
+# what a round must satisfy, read from docs/rules.md independently of the engine
 
 
 def _cards_of_round(current: Round) -> list[Card]:
@@ -177,7 +177,7 @@ def _cards_of_round(current: Round) -> list[Card]:
 
 
 def check_cards(current: Round, drawn: list[Card]) -> None:
-    """RULES.md §1: every card drawn is a burn or a dealt card, exactly once, in the order drawn."""
+    """docs/rules.md §1: every card drawn is a burn or a dealt card, exactly once, in the order drawn."""
     assert current.ended and not current.dealer_has_hole_card, "the hole card is turned by the end"
     moved = [o.card for o in current.operations if isinstance(o, op.CardBurned | op.CardDealt)]
     assert moved == drawn
@@ -289,7 +289,7 @@ def check_money(current: Round) -> None:
         for player in hand.stakes
     )
     assert hand_payments == expected_keys, "each hand's bettors are paid exactly once"
-    outcomes = {"win", "lose", "push", "blackjack", "surrender", "bonus", "even_money", "bust"}  # TRANSCRIPT.md
+    outcomes = {"win", "lose", "push", "blackjack", "surrender", "bonus", "even_money", "bust"}  # docs/transcript.md
     assert all(hand.outcome in outcomes for hands in current.hands.values() for hand in hands)
     assert insurance_payments == Counter(list(current.insurance)), "each insurance is settled exactly once"
     # Art. 12: a surrender gives up every hand of the box, after a split too
@@ -494,7 +494,7 @@ def _art13_decider(current: Round, box: int) -> str:
 
 
 def _expected_offer(current: Round) -> set[tuple[str, int, str | None]]:
-    """What RULES.md §2-3 allow now, read independently of ``legal_actions()``: (kind, box, player)."""
+    """What docs/rules.md §2-3 allow now, read independently of ``legal_actions()``: (kind, box, player)."""
     rules = current.rules
     pending = current.pending
     if isinstance(pending, op.AwaitInsurance):

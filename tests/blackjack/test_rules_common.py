@@ -1,4 +1,4 @@
-"""RULES.md §2, blackjack common rules: one named test per rule, citing its article."""
+"""docs/rules.md §2, blackjack common rules: one named test per rule, citing its article."""
 
 from __future__ import annotations
 
@@ -158,7 +158,7 @@ def test_split_hand_takes_its_second_card_when_its_turn_comes_online_2_7() -> No
 
 
 def test_resplit_places_the_new_hand_right_after_the_split_one_art10() -> None:
-    """RULES.md §2: a resplit places the new hand right after the hand that was split."""
+    """docs/rules.md §2: a resplit places the new hand right after the hand that was split."""
     result = replay(
         "macau-1983",
         "8H 8D 9S 8C TC TD TH 2D 8S",
@@ -177,7 +177,7 @@ def test_double_adds_the_bet_and_takes_exactly_one_card_art11_online_2_6() -> No
 
 
 def test_a_doubled_hand_never_qualifies_for_a_bonus_art9() -> None:
-    """Art. 9 / RULES.md §2: a doubled 6-7-8 of one suit is a plain 21."""
+    """Art. 9 / docs/rules.md §2: a doubled 6-7-8 of one suit is a plain 21."""
     result = replay("live-online", "6H 9S 7H 8C 8H", actions=[act("double")], overrides={"bonus_678_suited": "3:1"})
     assert hand(result)["outcome"] == "win"
     assert result["net"] == {"ana": "200"}
@@ -222,7 +222,7 @@ def test_dealer_stops_when_only_naturals_remain_even_against_an_unpeeked_ten_onl
 
 
 def test_moot_dealer_without_a_hole_card_takes_neither_burn_nor_second_card_online_4_4() -> None:
-    """RULES.md §3: with dealer_draws_when_moot=false and no hole card dealt, no burn and no second card."""
+    """docs/rules.md §3: with dealer_draws_when_moot=false and no hole card dealt, no burn and no second card."""
     result = replay(
         "macau-1983", "TH 6D TS 2D 9C", actions=[act("surrender")], overrides={"dealer_draws_when_moot": False}
     )

@@ -1,4 +1,4 @@
-"""RULES.md §3 "Macau 1983 details" and "Live online details": several bettors on one box (Art. 13),
+"""docs/rules.md §3 "Macau 1983 details" and "Live online details": several bettors on one box (Art. 13),
 who may bet where (Art. 2.3), misdeals (Art. 2.1), insurance timing, errors (online §3.5), timers."""
 
 from __future__ import annotations
@@ -161,7 +161,8 @@ def test_a_card_found_face_up_in_the_shoe_is_void_art2_1() -> None:
 
 
 def test_macau_insurance_settles_when_the_face_down_card_is_turned_after_play_art8() -> None:
-    """RULES.md Macau details: insurance is offered after the deal and settles when the card is turned after play."""
+    """docs/rules.md Macau details: insurance is offered after the deal and settles when the card is turned after
+    play."""
     current = dealt_round("macau-1983", "TH 9D AS 7C")
     current.insure("ana", 1, 50)
     current.close_insurance()

@@ -1,4 +1,4 @@
-"""RULES.md §3, the blackjack presets: one named test per row, citing its article."""
+"""docs/rules.md §3, the blackjack presets: one named test per row, citing its article."""
 
 from __future__ import annotations
 
@@ -43,14 +43,14 @@ PRESET_TABLE = {
 
 @pytest.mark.parametrize("name", sorted(PRESET_TABLE))
 def test_preset_defaults_are_those_of_rules_md_section_3(name: str) -> None:
-    """RULES.md §3's table, row by row (Art. 1-13; online §1.6-§4.5)."""
+    """docs/rules.md §3's table, row by row (Art. 1-13; online §1.6-§4.5)."""
     macau, live = PRESET_TABLE[name]
     assert getattr(MACAU_1983, name) == macau
     assert getattr(LIVE_ONLINE, name) == live
 
 
 def test_every_parameter_of_rules_md_is_a_named_rule_parameter() -> None:
-    """RULES.md §3 "Blackjack rule parameters and their values": every name is accepted."""
+    """docs/rules.md §3 "Blackjack rule parameters and their values": every name is accepted."""
     expected = set(PRESET_TABLE) | {"cut_card", "min_bet", "max_bet"}
     assert set(PARAMS) == expected
 
@@ -74,7 +74,7 @@ def test_every_parameter_of_rules_md_is_a_named_rule_parameter() -> None:
     ],
 )
 def test_a_value_outside_the_list_names_the_allowed_values(name: str, value: object, allowed: str) -> None:
-    """RULES.md §3: a value outside the list is an error that names the allowed values."""
+    """docs/rules.md §3: a value outside the list is an error that names the allowed values."""
     with pytest.raises(RulesError, match=name) as caught:
         blackjack_rules("macau-1983", {name: value})
     assert allowed in str(caught.value)
@@ -199,7 +199,7 @@ def test_peek_ace_does_not_peek_a_ten_online_3_8() -> None:
 
 
 def test_hole_card_peek_checks_a_ten_too() -> None:
-    """RULES.md §3 ``hole_card=peek``: the dealer checks with an ace or a ten up."""
+    """docs/rules.md §3 ``hole_card=peek``: the dealer checks with an ace or a ten up."""
     current = dealt_round("live-online", "6H TS 5D AC", overrides={"hole_card": "peek"})
     assert current.peeked and current.ended
     assert current.net() == {"ana": Decimal(-100)}
@@ -225,7 +225,7 @@ def test_dealer_blackjack_takes_original_bet_once_online_2_6() -> None:
 
 
 def test_a_busted_hand_was_lost_when_it_busted_under_original_online_2_6() -> None:
-    """RULES.md §3: a hand that busted was lost when it busted; the unbusted hands lose the original once."""
+    """docs/rules.md §3: a hand that busted was lost when it busted; the unbusted hands lose the original once."""
     result = replay("live-online", "8H TS 8D AC 6C TC 9C", actions=[act("split"), act("hit"), act("stand")])
     assert hand(result, 1, 0)["outcome"] == "bust"
     assert result["net"] == {"ana": "-200"}
@@ -317,7 +317,7 @@ def test_split_aces_take_one_card_each_art10_online_2_7() -> None:
 
 
 def test_no_resplit_of_aces_resplit_aces_false() -> None:
-    """RULES.md §3 resplit_aces=false: a split ace that draws an ace stands."""
+    """docs/rules.md §3 resplit_aces=false: a split ace that draws an ace stands."""
     current = dealt_round("macau-1983", "AH AD 9S AC 6C 2D 8S")
     current.split(1)
     assert [str(c) for c in current.hands[1][0].cards] == ["AH", "AC"]
@@ -350,7 +350,7 @@ def test_no_surrender_online() -> None:
 
 
 def test_late_surrender_after_the_peek() -> None:
-    """RULES.md §3 surrender=late: first decision, after the dealer has checked for a natural."""
+    """docs/rules.md §3 surrender=late: first decision, after the dealer has checked for a natural."""
     result = replay("live-online", "TH AS 6D 8C", actions=[act("surrender")], overrides={"surrender": "late"})
     assert result["net"] == {"ana": "-50"}
 
@@ -377,7 +377,7 @@ def test_678_of_mixed_suits_is_a_plain_21_art9() -> None:
 
 
 def test_bonus_on_a_split_hand_and_against_an_ace_art9() -> None:
-    """RULES.md §3 Art. 9: a split hand qualifies, and the bonus is settled even with an ace up."""
+    """docs/rules.md §3 Art. 9: a split hand qualifies, and the bonus is settled even with an ace up."""
     result = replay(
         "macau-1983",
         "7H 7D AS KC 7C 7S TD",
@@ -520,7 +520,7 @@ def test_automated_chores_can_be_performed_by_the_caller() -> None:
 
 
 def test_cards_from_a_live_dealers_reader() -> None:
-    """RULES.md §1: a live dealer's card reader supplies cards one at a time; the engine waits."""
+    """docs/rules.md §1: a live dealer's card reader supplies cards one at a time; the engine waits."""
     from croupier.blackjack.state import Table
     from croupier.cards import Card
     from croupier.shoe import Shoe

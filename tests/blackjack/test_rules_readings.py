@@ -1,4 +1,4 @@
-"""Corrected readings of RULES.md §3 "Macau 1983 details" and "Live online details": Art. 2.3 judged
+"""Corrected readings of docs/rules.md §3 "Macau 1983 details" and "Live online details": Art. 2.3 judged
 when betting closes, matching on a shared box (Art. 13), even money until the hole card (Art. 6),
 surrender after a split (Art. 12), payout floors (online §2.3, §2.5.3), insurance rounded up to the
 table's chip (online §2.5.1) and the dealer's errors at a live table (Art. 2.1, 3.2a).
@@ -108,7 +108,7 @@ def test_art_2_3_a_round_whose_every_bet_is_returned_ends_with_nothing_dealt() -
 
 
 def test_art_2_3_returned_bets_survive_a_transcript_and_a_misdeal() -> None:
-    """Returned bets are written as bets (TRANSCRIPT.md: the set as betting closed) and judged again."""
+    """Returned bets are written as bets (docs/transcript.md: the set as betting closed) and judged again."""
     rules = blackjack_rules("macau-1983")
     cards = parse_cards([*MACAU_BURNS, *"TH 9D 7S 2D TS".split()])
     table = Table(rules, Shoe.stacked(6, cards))
@@ -150,7 +150,7 @@ def test_art_2_3_a_voided_rounds_replay_returns_the_same_bets() -> None:
     order=st.randoms(use_true_random=False),
 )
 def test_art_2_3_permuted_bets_replay_to_the_same_result(seed: int, bets: list[tuple[str, int]], order: Any) -> None:
-    """Art. 2.3, TRANSCRIPT.md: the order of a round's bets never makes one legal or illegal, and
+    """Art. 2.3, docs/transcript.md: the order of a round's bets never makes one legal or illegal, and
     never changes the round. Every box is seated (an unseated box's occupant is its first bettor,
     which the order would change); dee sits nowhere and bets on one box; amounts differ, so the
     highest bet decides whatever the order (Art. 13)."""

@@ -104,7 +104,7 @@ def test_transcript_replays_exactly(server: Server) -> None:
         stored = server.client.get(f"/api/rounds/{round_id}", headers=sam).json()["result"]
         replayed = {k: v for k, v in result["rounds"][-1].items() if k != "burned"}
         assert replayed == stored
-    # a player waits for the shoe's end (RULES.md §5)
+    # a player waits for the shoe's end (docs/rules.md §5)
     answer = server.client.get(f"/api/rounds/{history[0]['round']}/transcript", headers=ana)
     assert answer.status_code == 409 and "shoe ends" in answer.json()["error"]
 

@@ -1,4 +1,4 @@
-"""Each decision has its own timer (RULES.md, live online details), found while writing benchmarks/load.py.
+"""Each decision has its own timer (docs/rules.md, live online details), found while writing benchmarks/load.py.
 
 After a hit that leaves the hand to act, the player makes a new decision: it gets a fresh timer and an
 ``await`` event naming the player, like the first. (The table once treated it as the same wait, since

@@ -1,4 +1,4 @@
-"""A live shoe's whole life at a card-reader table (RULES.md "A live shoe's whole life", "The dealer's
+"""A live shoe's whole life at a card-reader table (docs/rules.md "A live shoe's whole life", "The dealer's
 errors at a live table"; online §3.2, §3.5; Art. 2.1, 2.2, 3.2a; baccarat Art. 2.1, 3.1, 4, 10).
 
 Before this change a live shoe never ended: the dealer could report neither a shuffle, nor the cut

@@ -230,7 +230,7 @@ def _end_shoe(server: Server, table: int, player: dict[str, str]) -> None:
 
 
 def test_art_2_1_the_first_seated_player_cuts_and_verify_checks_the_cut(sqlite_server: Server, tmp_path: Any) -> None:
-    """RULES.md §5, Art. 2.1 ("a player cuts"): once a new shoe's commitment is out, the first seated
+    """docs/rules.md §5, Art. 2.1 ("a player cuts"): once a new shoe's commitment is out, the first seated
     player may supply its client seed; the shoe is built from it and `croupier verify` checks it."""
     import json
 

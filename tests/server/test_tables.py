@@ -109,7 +109,9 @@ def _finished_baccarat_shoe(server: Server, coups: int = 3) -> dict[str, Any]:
         server.play_out(BACCARAT, {})  # the squeeze times out: the dealer turns the cards
     before = server.client.get(f"/api/shoes/{shoe_id}").json()
     assert before["server_seed"] is None and before.get("start_cards", []) == [] and before["rounds"] == []
-    assert before["cut_card"] is None and before.get("cut_setting") is None  # RULES.md §5: nothing of the order yet
+    assert (
+        before["cut_card"] is None and before.get("cut_setting") is None
+    )  # docs/rules.md §5: nothing of the order yet
     assert server.bet(ana, BACCARAT, "banker", "10").status_code == 200
     server.advance(10)
     assert server.view(BACCARAT)["phase"] == "playing"

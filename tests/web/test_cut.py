@@ -1,4 +1,4 @@
-"""The cut of a new shoe (Art. 2.1, RULES.md §5) and the live house edges as surveillance, through the page.
+"""The cut of a new shoe (Art. 2.1, docs/rules.md §5) and the live house edges as surveillance, through the page.
 
 A supervisor's void of a round in play ends the shoe; with someone seated, the new shoe's commitment is
 published and the first seated player cuts: the page offers them a random seed to keep or replace and a

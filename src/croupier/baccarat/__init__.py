@@ -1,1 +1,1 @@
-"""Macau baccarat (Punto Banco), RULES.md §1 and §4: rules as data, the coup state machine, replay, roads."""
+"""Macau baccarat (Punto Banco), docs/rules.md §1 and §4: rules as data, the coup state machine, replay, roads."""

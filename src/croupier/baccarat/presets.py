@@ -1,4 +1,4 @@
-"""The baccarat preset of RULES.md §4: ``macau``."""
+"""The baccarat preset of docs/rules.md §4: ``macau``."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from croupier.ruleset import apply_overrides
 MACAU = Rules(
     preset="macau",
     decks=8,  # Art. 1: six to twelve decks
-    cut_card=(12, 16),  # Art. 2.1: at least twelve cards from the end; "about 12" in RULES.md
+    cut_card=(12, 16),  # Art. 2.1: at least twelve cards from the end; "about 12" in docs/rules.md
     burn="first_card_value",  # Art. 2.1 (83/2011 amendment)
     demo_coups=3,  # Art. 2.2: up to three demonstration coups
     at_cut_card="one_more",  # Art. 3.1
@@ -31,7 +31,7 @@ PRESETS: dict[str, Rules] = {MACAU.preset: MACAU}
 
 
 def baccarat_rules(preset: str, overrides: Mapping[str, object] | None = None) -> Rules:
-    """The rule set ``preset`` with ``overrides`` by parameter name (RULES.md §4)."""
+    """The rule set ``preset`` with ``overrides`` by parameter name (docs/rules.md §4)."""
     base = PRESETS.get(preset)
     if base is None:
         raise RulesError(f"unknown baccarat preset {preset!r}; the presets are: {', '.join(PRESETS)}")

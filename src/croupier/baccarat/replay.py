@@ -1,11 +1,11 @@
-"""Baccarat transcripts (TRANSCRIPT.md): replay a parsed document through :class:`BaccaratTable`.
+"""Baccarat transcripts (docs/transcript.md): replay a parsed document through :class:`BaccaratTable`.
 
 :func:`replay_baccarat` returns the result document of ``croupier replay --json``;
 :func:`render_baccarat` the readable account. Every problem is one
 :class:`~croupier.errors.TranscriptError` line: ``transcript: …`` for the document as a whole,
 ``round R: …`` for a round, ``round R, bet B (player, spot amount): …`` for a bet.
 
-Two optional round keys go beyond TRANSCRIPT.md (docs/baccarat.md): ``seated``, the players seated
+Two optional round keys go beyond docs/transcript.md (docs/baccarat.md): ``seated``, the players seated
 at the table for the squeeze (Art. 16; default every bettor), and ``misdeal_after_cards``, a misdeal
 found after that many cards of the coup were dealt, which voids the coup (Art. 10). With an
 automatic shuffler (Art. 2.3, 7.2) every coup is dealt from its own shuffle: ``shoe`` is then a list
@@ -51,7 +51,7 @@ COUP_CHORES = frozenset({Automation.BURNING, Automation.DEALING, Automation.SETT
 
 
 def replay_baccarat(doc: Mapping[str, Any]) -> dict[str, Any]:
-    """Replay a baccarat transcript; return the result document (TRANSCRIPT.md, "Output")."""
+    """Replay a baccarat transcript; return the result document (docs/transcript.md, "Output")."""
     rules = _read_rules(doc)
     shoes = _read_shoes(doc, rules)
     rounds = doc.get("rounds")
@@ -245,7 +245,7 @@ def _void_after(table: BaccaratTable, cards: int) -> None:
 
 
 def round_document(result: CoupResult, operations: tuple[Operation, ...] = ()) -> dict[str, Any]:
-    """A settled coup as TRANSCRIPT.md's output writes it; ``operations`` (the coup's records) add its burns,
+    """A settled coup as docs/transcript.md's output writes it; ``operations`` (the coup's records) add its burns,
     squeeze holders and voided deals."""
     cards = result.cards
     burned = [str(op.card) for op in operations if isinstance(op, FirstCardTurned | CardBurned)]

@@ -1,4 +1,4 @@
-"""Baccarat rule parameters (RULES.md §4), by the names RULES.md gives them.
+"""Baccarat rule parameters (docs/rules.md §4), by the names docs/rules.md gives them.
 
 :class:`Rules` is frozen; :data:`PARAMS` reads each parameter from text or JSON (the CLI's
 ``--set NAME=VALUE``, a transcript's ``overrides``). Presets are in :mod:`croupier.baccarat.presets`.
@@ -41,7 +41,7 @@ BANKER_COMMISSION = Ratio(19, 20)
 """Art. 18: the house takes 5% of a banker win, so a banker win pays 0.95:1."""
 
 SUPER_6_PAYS = Ratio(1, 2)
-"""Art. 17, 18 as RULES.md §4 reads them (`commission = none_super6`): a winning banker 6 pays 1:2."""
+"""Art. 17, 18 as docs/rules.md §4 reads them (`commission = none_super6`): a winning banker 6 pays 1:2."""
 
 LUCKY_6_TWO_CARDS = Ratio(12, 1)
 LUCKY_6_THREE_CARDS = Ratio(20, 1)
@@ -50,7 +50,7 @@ LUCKY_6_THREE_CARDS = Ratio(20, 1)
 
 @dataclass(frozen=True)
 class Rules:
-    """A baccarat rule set: a preset plus overrides. Every field is a RULES.md §4 parameter."""
+    """A baccarat rule set: a preset plus overrides. Every field is a docs/rules.md §4 parameter."""
 
     preset: str
     decks: int

@@ -2,7 +2,7 @@
 
 Art. 1(5) equips the table with seven or more seats; the count is a table setting (the
 :class:`~croupier.baccarat.state.BaccaratTable`'s ``seats``, 7 by default), not a rule parameter:
-RULES.md names none. Each seat has its spot on the layout. Art. 15: standing players may not bet on
+docs/rules.md names none. Each seat has its spot on the layout. Art. 15: standing players may not bet on
 the spot reserved for a seated player; the engine reads "reserved" strictly, so no other player (a
 standing one, or one seated elsewhere) may bet on an occupied seat's spot. Art. 16.2: where the house
 allows the squeeze, the seated player with the largest bet on a side handles its cards.

@@ -102,7 +102,7 @@ def settle_bet(rules: Rules, spot: Spot, stake: Decimal, cards: CoupCards) -> tu
         if rules.commission == "5pct":
             return "win", BANKER_COMMISSION.of(stake)  # Art. 18: 5% commission
         if cards.banker_total == 6:
-            return "win", SUPER_6_PAYS.of(stake)  # none_super6 (RULES.md §4, Art. 17, 18): a banker 6 pays 1:2
+            return "win", SUPER_6_PAYS.of(stake)  # none_super6 (docs/rules.md §4, Art. 17, 18): a banker 6 pays 1:2
         return "win", stake
     if spot == "tie":
         return ("win", rules.tie_pays.of(stake)) if winner == "tie" else ("lose", -stake)  # Art. 17.2

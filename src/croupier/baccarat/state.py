@@ -9,7 +9,7 @@ to the engine by default, so a simulation runs on its own, or performed by the c
 that voids a coup, a dealer's console). With a live shoe (:meth:`~croupier.shoe.Shoe.live`) cards
 arrive through :meth:`BaccaratTable.supply`; the engine waits while the shoe has no card.
 
-The procedure (RULES.md §4): a shoe starts with its burns (Art. 2.1), up to ``demo_coups``
+The procedure (docs/rules.md §4): a shoe starts with its burns (Art. 2.1), up to ``demo_coups``
 demonstration coups without bets (Art. 2.2), then coups: bets (Art. 13-15, 18), betting closes
 (the squeeze holders are named, Art. 16), one burn from the second coup on where ``burn_each_coup``
 (Art. 8), the deal and the tableau (Art. 7, 9), the settlement (Art. 11, 12, 17, 18). The coup in
@@ -92,7 +92,7 @@ __all__ = [
 OperationT = TypeVar("OperationT", bound=Operation)
 
 SHOE_ENDED_AFTER_TIE = "the shoe ended with the bet standing after a tie (Art. 18)"
-"""Why a bet carried under ``tie_bets = increase_only`` is handed back (RULES.md is silent; docs/baccarat.md)."""
+"""Why a bet carried under ``tie_bets = increase_only`` is handed back (docs/rules.md is silent; docs/baccarat.md)."""
 
 SIDES: tuple[Side, ...] = ("player", "banker")
 

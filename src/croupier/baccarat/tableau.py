@@ -1,4 +1,4 @@
-"""The drawing rules of baccarat as data (Art. 5, 7, 9, 11, 12; RULES.md §4).
+"""The drawing rules of baccarat as data (Art. 5, 7, 9, 11, 12; docs/rules.md §4).
 
 Values (Art. 5): A = 1, 2-9 face value, T/J/Q/K = 0; a total is the sum modulo 10. A two-card 8 or 9
 on either side is a natural and both sides stand (Art. 9). Otherwise the player draws on 0-5 and

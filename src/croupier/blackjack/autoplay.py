@@ -115,7 +115,7 @@ def fraction_of(rng: RandomSource, largest: Decimal, smallest: Decimal | None = 
 
 
 def random_seated(rules: Rules, rng: RandomSource, players: Sequence[str] = PLAYERS) -> dict[int, str]:
-    """Seat a random few of ``players`` at random boxes (TRANSCRIPT.md ``seated``); often nobody."""
+    """Seat a random few of ``players`` at random boxes (docs/transcript.md ``seated``); often nobody."""
     if chance(rng, 1, 2):
         return {}
     count = 1 + rng.randbelow(rules.boxes)

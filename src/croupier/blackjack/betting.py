@@ -11,7 +11,7 @@ from croupier.money import format_amount
 
 
 def occupant(box: int, seated: Mapping[int, str], bets: Mapping[int, Mapping[str, Decimal]]) -> str | None:
-    """Who occupies ``box``: the seated player, else its first bettor (TRANSCRIPT.md ``seated``)."""
+    """Who occupies ``box``: the seated player, else its first bettor (docs/transcript.md ``seated``)."""
     if box in seated:
         return seated[box]
     on_box = bets.get(box)

@@ -1,4 +1,4 @@
-"""Blackjack hands: cards, totals and the stakes that ride on them (RULES.md §2)."""
+"""Blackjack hands: cards, totals and the stakes that ride on them (docs/rules.md §2)."""
 
 from __future__ import annotations
 

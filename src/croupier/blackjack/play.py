@@ -4,7 +4,7 @@ The engine (:mod:`croupier.blackjack.state`) decides everything; this module onl
 asks. A :class:`Session` takes an ``ask`` callable (prompt → answer) and a :class:`rich.console.Console`,
 so a test can script the player; :func:`play` is the thin wrapper the CLI calls.
 
-What the player sees (RULES.md §2–3): cards as ``A♠`` (hearts and diamonds in red), the dealer's
+What the player sees (docs/rules.md §2–3): cards as ``A♠`` (hearts and diamonds in red), the dealer's
 hole card face down as ``??`` until the dealer turns it, only the actions the engine's
 :meth:`~croupier.blackjack.state.Round.legal_actions` offers (and the player's balance can cover),
 insurance and even money when the dealer shows an ace, every payment as it is made, the round's

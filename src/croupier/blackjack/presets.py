@@ -1,4 +1,4 @@
-"""The blackjack presets of RULES.md §3: ``macau-1983`` and ``live-online``."""
+"""The blackjack presets of docs/rules.md §3: ``macau-1983`` and ``live-online``."""
 
 from __future__ import annotations
 
@@ -104,12 +104,12 @@ FLOORS: dict[str, tuple[Floor, ...]] = {
         Floor("insurance_pays", "insurance", Ratio(2, 1), "exactly", "online §2.5.3"),
     ),
 }
-"""Payouts a preset's seed fixes (RULES.md "Payout floors"); macau-1983 has none (Art. 6 and 8 state
+"""Payouts a preset's seed fixes (docs/rules.md "Payout floors"); macau-1983 has none (Art. 6 and 8 state
 the house's ratios, and overrides model other houses)."""
 
 
 def blackjack_rules(preset: str, overrides: Mapping[str, object] | None = None, *, floors: bool = True) -> Rules:
-    """The rule set ``preset`` with ``overrides`` by parameter name (RULES.md §3).
+    """The rule set ``preset`` with ``overrides`` by parameter name (docs/rules.md §3).
 
     The preset's payout floors (:data:`FLOORS`) refuse an override below them; ``floors=False`` is for
     analysis of rule sets no table of that preset may deal (a what-if 6:5 game), never for a table.

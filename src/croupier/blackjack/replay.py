@@ -1,4 +1,4 @@
-"""Blackjack transcripts (TRANSCRIPT.md): replay one, and write one from rounds played.
+"""Blackjack transcripts (docs/transcript.md): replay one, and write one from rounds played.
 
 :func:`replay_blackjack` runs a parsed transcript through :class:`~croupier.blackjack.state.Table`
 and returns the result document; :func:`to_transcript` writes rounds played by the engine as a
@@ -62,7 +62,7 @@ def load_shoe(doc: Mapping[str, Any], decks: int) -> Shoe:
 
 
 def replay_blackjack(doc: Mapping[str, Any]) -> dict[str, Any]:
-    """Replay a blackjack transcript; return TRANSCRIPT.md's result document."""
+    """Replay a blackjack transcript; return docs/transcript.md's result document."""
     rules = load_rules(doc)
     table = Table(rules, load_shoe(doc, rules.decks))
     rounds = doc.get("rounds")
@@ -191,12 +191,12 @@ def _apply_action(current: Round, action: Mapping[str, Any]) -> None:
         raise TranscriptError("player must be a name (a string)")
     if kind == "insurance":
         if player is None or "amount" not in action:
-            raise TranscriptError("insurance needs a player and an amount (TRANSCRIPT.md)")
+            raise TranscriptError("insurance needs a player and an amount (docs/transcript.md)")
         current.insure(player, box, action["amount"])
         return
     if kind == "even_money":
         if player is None:
-            raise TranscriptError("even money needs a player (TRANSCRIPT.md)")
+            raise TranscriptError("even money needs a player (docs/transcript.md)")
         current.take_even_money(player, box)
         return
     hand = action.get("hand")
@@ -231,7 +231,7 @@ def _declined_by(action: Mapping[str, Any]) -> list[str]:
 
 
 def round_result(played: Round) -> dict[str, Any]:
-    """One round of the result document (TRANSCRIPT.md "Output")."""
+    """One round of the result document (docs/transcript.md "Output")."""
     dealer = played.dealer_cards
     boxes = []
     for box in played.boxes:

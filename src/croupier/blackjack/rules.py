@@ -1,4 +1,4 @@
-"""Blackjack rule parameters (RULES.md §3), by the names RULES.md gives them.
+"""Blackjack rule parameters (docs/rules.md §3), by the names docs/rules.md gives them.
 
 :class:`Rules` is frozen; :data:`PARAMS` reads each parameter from text or JSON. Presets are in
 :mod:`croupier.blackjack.presets`.
@@ -30,7 +30,7 @@ DOUBLE_TOTALS: dict[str, frozenset[int]] = {
 
 @dataclass(frozen=True)
 class Rules:
-    """A blackjack rule set: a preset plus overrides. Every field is a RULES.md §3 parameter."""
+    """A blackjack rule set: a preset plus overrides. Every field is a docs/rules.md §3 parameter."""
 
     preset: str
     decks: int
@@ -62,7 +62,7 @@ class Rules:
     box_cards_face_down: bool = False
     """Art. 3.1a: each box's first two cards are dealt face down (a live view shows them to the box's
     bettors, and to everyone once the box has played). A property of the preset, not an override:
-    RULES.md names no such parameter."""
+    docs/rules.md names no such parameter."""
 
     def __post_init__(self) -> None:
         if self.min_bet is not None and self.max_bet is not None and self.min_bet > self.max_bet:

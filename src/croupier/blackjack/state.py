@@ -397,7 +397,7 @@ class Round:
         self._require(op.AwaitInsurance, "close insurance")
 
     def close_insurance(self) -> None:
-        """End the insurance offer: untaken offers are declined (TRANSCRIPT.md; online §3.6 timer)."""
+        """End the insurance offer: untaken offers are declined (docs/transcript.md; online §3.6 timer)."""
         self.verify_close_insurance()
         self._record(op.InsuranceClosed())
         self._resume()
@@ -573,7 +573,7 @@ class Round:
         declined_by: Collection[str] = (),
     ) -> None:
         """While insurance is offered, refuse a first play decision that the rules refuse whatever the
-        hole card holds (a transcript's first decision closes the offer; TRANSCRIPT.md). Nothing here
+        hole card holds (a transcript's first decision closes the offer; docs/transcript.md). Nothing here
         depends on the dealer's face-down card."""
         self._require(op.AwaitInsurance, f"{kind} on box {box}")
         turn = self.first_turn()

@@ -38,7 +38,7 @@ class CompositionError(CroupierError):
 
 
 def full_shoe(decks: int) -> tuple[int, ...]:
-    """The counts by rank of ``decks`` new 52-card decks: four of each rank per deck (RULES.md §1)."""
+    """The counts by rank of ``decks`` new 52-card decks: four of each rank per deck (docs/rules.md §1)."""
     return (4 * decks,) * len(RANKS)
 
 
@@ -79,7 +79,7 @@ def check_composition(counts: Sequence[int], *, decks: int | None, min_cards: in
         if decks is not None and count > 4 * decks:
             raise CompositionError(
                 f"remaining: rank {rank} has {count} cards, more than the {4 * decks} that {decks} "
-                f"deck{'s' if decks != 1 else ''} hold (RULES.md §1, Art. 1)"
+                f"deck{'s' if decks != 1 else ''} hold (docs/rules.md §1, Art. 1)"
             )
     total = sum(values)
     if total < min_cards:

@@ -1,4 +1,4 @@
-"""Exact baccarat: the odds and house edge of every bet, for any shoe composition (RULES.md §4).
+"""Exact baccarat: the odds and house edge of every bet, for any shoe composition (docs/rules.md §4).
 
 Counting convention (that of the published tables, e.g. the Wizard of Odds): every coup is counted
 as if six cards were dealt. A shoe of ``N`` cards has ``N·(N-1)·…·(N-5)`` ordered six-card sequences;

@@ -12,7 +12,7 @@ these joint values at a decision maximises the conditional ones (the factor is c
 there), and a card's draw probability stays unconditional: that is the exact conditioning on the
 hole card not making a natural (``P(s | no BJ) E[X | s, no BJ] = P(s) E[X 1{no BJ} | s]``). Where the
 dealer does not peek, values are plain expectations and a natural found after play is an outcome of
-the dealer's hand, settled by ``takes_all`` (RULES.md §3 ``dealer_blackjack_takes``).
+the dealer's hand, settled by ``takes_all`` (docs/rules.md §3 ``dealer_blackjack_takes``).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ on the shoe, so they are built once per shape and cached. Card values are indexe
 T (value ``i + 1``; an ace counts 1 here, 11 where that makes a soft total).
 
 **Dealer hands.** Every ordered sequence the dealer can draw from an up-card to a standing total
-(RULES.md §2: draw to 16, stand on 17; ``dealer_hits_soft_17``) is grouped by its multiset of cards
+(docs/rules.md §2: draw to 16, stand on 17; ``dealer_hits_soft_17``) is grouped by its multiset of cards
 and its final total. The probability of an ordered sequence from a shoe depends only on the multiset
 (a falling product of counts), so the probability that the dealer finishes on a total is a sum over
 multisets of ``multiplicity × falling products``: the multiplicity counts the orderings that start
@@ -58,7 +58,7 @@ class DealerTable:
 
 @lru_cache(maxsize=2)
 def dealer_table(hits_soft_17: bool) -> DealerTable:
-    """Enumerate the dealer's standing hands (RULES.md §2) for one soft-17 rule."""
+    """Enumerate the dealer's standing hands (docs/rules.md §2) for one soft-17 rule."""
     found: dict[tuple[tuple[int, ...], int], list[int]] = {}
     counts = [0] * VALUES
 

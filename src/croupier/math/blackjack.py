@@ -1,4 +1,4 @@
-"""Exact blackjack: a combinatorial analysis (CA) of one round from any shoe, for any rule set (RULES.md §2, §3).
+"""Exact blackjack: a combinatorial analysis (CA) of one round from any shoe, for any rule set (docs/rules.md §2, §3).
 
 What is computed. The expected value of one round per unit of initial bet, with the player's
 composition-dependent strategy: every decision (stand, hit, double, split, surrender) is the one of

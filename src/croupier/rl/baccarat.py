@@ -1,4 +1,4 @@
-"""A Gymnasium environment for the betting decisions of a baccarat shoe (RULES.md §4).
+"""A Gymnasium environment for the betting decisions of a baccarat shoe (docs/rules.md §4).
 
 One episode is one shoe of :class:`~croupier.baccarat.state.BaccaratTable` (with an automatic
 shuffler, Art. 2.3 and 7.2, one coup): each step is one coup. The agent bets one of ``bet_sizes``
@@ -181,7 +181,7 @@ class BaccaratEnv(gym.Env[Obs, np.int64]):
                 )
 
     def transcript(self) -> dict[str, Any]:
-        """The shoe so far as a baccarat transcript (TRANSCRIPT.md); it replays to the same coups."""
+        """The shoe so far as a baccarat transcript (docs/transcript.md); it replays to the same coups."""
         rules = self.rules
         base = PRESETS[rules.preset].describe()
         overrides = {name: value for name, value in rules.describe().items() if base.get(name) != value}

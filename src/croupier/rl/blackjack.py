@@ -1,7 +1,7 @@
 """A single-agent Gymnasium blackjack environment on croupier's engine, with the full rules.
 
 One episode is one round: the agent ("agent") plays one box of a :class:`~croupier.blackjack.state.Table`
-under any rule set of RULES.md §3 (a preset and overrides). Every action is one the engine offers
+under any rule set of docs/rules.md §3 (a preset and overrides). Every action is one the engine offers
 (stand, hit, double, split, surrender, insurance, even money, and optionally the bet); the shoe is
 finite, with its burns and cut card, and carries over from episode to episode until its last round.
 The spaces are described in :mod:`croupier.rl.encoding` and docs/rl.md.
@@ -210,7 +210,7 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
         return self.session.transcript()
 
     def result(self) -> dict[str, Any]:
-        """The episode's round as the replay's result document writes it (TRANSCRIPT.md "Output")."""
+        """The episode's round as the replay's result document writes it (docs/transcript.md "Output")."""
         return round_result(self.round)
 
     # ---------------------------------------------------------------------------------------------

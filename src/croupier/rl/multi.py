@@ -241,7 +241,7 @@ class BlackjackAEC(AECEnv):  # type: ignore[misc]
         verify_action(current, action, self._boxes.get(agent), agent, self.bet_sizes, single=False)
 
     def transcript(self) -> dict[str, Any]:
-        """The shoe in play up to its latest settled round, as a transcript (TRANSCRIPT.md)."""
+        """The shoe in play up to its latest settled round, as a transcript (docs/transcript.md)."""
         return self.session.transcript()
 
     # ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ one :func:`croupier.rng.seeded` stream: the seed given to ``reset(seed=…)`` fi
 follows, so a run of episodes replays exactly from its seed and its actions. A shoe carries over
 from episode to episode until its last round (the cut card, Art. 2.2; online §3.2.2); then the next
 shoe is shuffled from the same stream. The rounds of the shoe in play are kept so that they can be
-written as a transcript (TRANSCRIPT.md) that ``croupier replay`` reproduces.
+written as a transcript (docs/transcript.md) that ``croupier replay`` reproduces.
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ class TableSession:
         self._spent = True
 
     def transcript(self) -> dict[str, Any]:
-        """The shoe in play, from its shuffle to its latest settled round, as a transcript (TRANSCRIPT.md)."""
+        """The shoe in play, from its shuffle to its latest settled round, as a transcript (docs/transcript.md)."""
         shoe = self.table.shoe
         order = shoe.drawn() + shoe.remaining_cards()
         return to_transcript(self.rules, order, self.rounds, shoe.cut_card)

@@ -222,7 +222,7 @@ class TableActor:
 
     async def _new_shoe(self) -> None:
         """A new shoe: its commitment is published first; then the first seated player may cut (supply
-        the client seed, RULES.md §5, Art. 2.1 "a player cuts"); then the shoe is built and dealt from."""
+        the client seed, docs/rules.md §5, Art. 2.1 "a player cuts"); then the shoe is built and dealt from."""
         rules = self.rules
         live = self.row.mode == "live"
         seed = b""

@@ -1,4 +1,4 @@
-"""Provably fair shoes (RULES.md §5) and their verification (``croupier verify``).
+"""Provably fair shoes (docs/rules.md §5) and their verification (``croupier verify``).
 
 Per shoe a 32-byte server seed from the OS CSPRNG; its SHA-256 (the commitment) is published before
 the shoe's first bet; the shoe is built from ``HMAC-SHA256(server_seed, "client_seed:nonce:counter")``
@@ -67,7 +67,8 @@ def verify_shoe(document: Mapping[str, Any], cut_setting: tuple[int, int] | int 
     committed = document.get("commitment")
     if not isinstance(committed, str) or not hmac.compare_digest(commitment(seed), committed):
         raise FairnessError(
-            f"verify: SHA-256 of the revealed seed is {commitment(seed)}, not the commitment {committed} (RULES.md §5)"
+            f"verify: SHA-256 of the revealed seed is {commitment(seed)}, not the commitment {committed} "
+            "(docs/rules.md §5)"
         )
     client_seed = document.get("client_seed", "")
     if not isinstance(client_seed, str):

@@ -198,7 +198,7 @@ class BlackjackRound:
             raise ActionError(f"unknown action {kind!r}")
 
     def timeout(self) -> None:
-        """The timer ran out: insurance is declined, or the hand to act stands (RULES.md, live details)."""
+        """The timer ran out: insurance is declined, or the hand to act stands (docs/rules.md, live details)."""
         pending = self.round.pending
         if isinstance(pending, op.AwaitInsurance):
             self.round.close_insurance()

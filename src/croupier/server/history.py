@@ -142,9 +142,9 @@ async def _may_see(session: AsyncSession, record: RoundRecord, account_id: int, 
 
 
 async def transcript(session: AsyncSession, round_id: int, account_id: int, role: str) -> dict[str, Any]:
-    """The transcript (TRANSCRIPT.md) that replays the round: its shoe from the start, with every earlier
+    """The transcript (docs/transcript.md) that replays the round: its shoe from the start, with every earlier
     round of that shoe. A player gets it once the shoe has ended (its burned cards and order are then
-    no secret, RULES.md §5); a supervisor at once."""
+    no secret, docs/rules.md §5); a supervisor at once."""
     record = await session.get(RoundRecord, round_id)
     if record is None:
         raise HistoryError(f"round {round_id}: no such round")
@@ -156,7 +156,8 @@ async def transcript(session: AsyncSession, round_id: int, account_id: int, role
     assert shoe is not None and table is not None
     if shoe.ended_at is None and role != "supervisor":
         raise HistoryError(
-            f"round {round_id}: its shoe is still in play; the transcript is yours when the shoe ends (RULES.md §5)",
+            f"round {round_id}: its shoe is still in play; the transcript is yours when the shoe ends "
+            "(docs/rules.md §5)",
             409,
         )
     earlier = (
@@ -193,7 +194,7 @@ async def shoe_document(session: AsyncSession, shoe_id: int) -> dict[str, Any]:
     """What ``croupier verify`` and the page's fairness check rebuild and compare (docs/protocol.md, "History and
     fairness"): the commitment; once the shoe ended, its seed, the cut card's setting and place, the cards drawn
     before the first round (``start_cards``: baccarat's turned first card and its burns, Art. 2.1) and every
-    round's cards in the order drawn. Before the end nothing of the order is shown (RULES.md §5)."""
+    round's cards in the order drawn. Before the end nothing of the order is shown (docs/rules.md §5)."""
     shoe = await session.get(ShoeRecord, shoe_id)
     if shoe is None:
         raise HistoryError(f"shoe {shoe_id}: no such shoe")

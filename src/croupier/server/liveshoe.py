@@ -1,4 +1,4 @@
-"""A live shoe's whole life, and the dealer's errors, at a card-reader table (RULES.md "A live shoe's
+"""A live shoe's whole life, and the dealer's errors, at a card-reader table (docs/rules.md "A live shoe's
 whole life", "The dealer's errors at a live table"; online §3.2, §3.5; baccarat Art. 2.1, 3.1, 4, 10).
 
 At a live table (``mode = live``) the cards come from the dealer's shoe one at a time. The dealer (or

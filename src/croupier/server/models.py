@@ -173,7 +173,7 @@ class TableChange(Base):
 
 
 class ShoeRecord(Base):
-    """A shoe: its commitment is public from the start, its seed once the shoe has ended (RULES.md §5)."""
+    """A shoe: its commitment is public from the start, its seed once the shoe has ended (docs/rules.md §5)."""
 
     __tablename__ = "shoes"
 

@@ -32,7 +32,7 @@ class TableSettings(BaseModel):
 
     preset: str | None = Field(default=None, max_length=32, description="macau-1983, live-online; baccarat: macau")
     overrides: dict[str, str | int | bool] | None = Field(
-        default=None, description='Rule parameters by name (RULES.md §3, §4): {"decks": "6"}'
+        default=None, description='Rule parameters by name (docs/rules.md §3, §4): {"decks": "6"}'
     )
     min_bet: Money | None = None
     max_bet: Money | None = None

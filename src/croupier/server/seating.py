@@ -1,8 +1,8 @@
 """Seats, the cut and the matching choices at a live table: the commands a table actor runs for them.
 
-RULES.md "Seats and boxes" (Art. 2.3, 13, 15, 16): a player occupies one seat (:mod:`seats`); a
+docs/rules.md "Seats and boxes" (Art. 2.3, 13, 15, 16): a player occupies one seat (:mod:`seats`); a
 seated player bets on other boxes only behind their occupants; at baccarat a bet at a seat's spot is
-that seat's player's (Art. 15). The first seated player cuts each new shoe (Art. 2.1; RULES.md §5).
+that seat's player's (Art. 15). The first seated player cuts each new shoe (Art. 2.1; docs/rules.md §5).
 Each other bettor of a shared box chooses whether to match the decider's double or split (Art. 13).
 """
 

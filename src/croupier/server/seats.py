@@ -1,4 +1,4 @@
-"""Seats at a live table (RULES.md "Seats and boxes"; Art. 2.3, 13, 15, 16; online §4.5).
+"""Seats at a live table (docs/rules.md "Seats and boxes"; Art. 2.3, 13, 15, 16; online §4.5).
 
 A player occupies (sits at) a box: the occupant handles the box's cards and decides on equal highest
 bets (Art. 13). One seat per player per table. A seat is taken by a click (``sit``) or by a player who

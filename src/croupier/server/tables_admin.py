@@ -3,7 +3,7 @@
 A table's settings are its game, preset and rule overrides, limits, chip, timers, mode (the server's
 shoe or a dealer's card reader), dealer, and whether staff see the live house edges. Every setting is
 checked before anything is stored, with the reason named: the rules' own messages for a preset or an
-override, the table limits, the chip, and the money every payout of the rule set takes (RULES.md §4,
+override, the table limits, the chip, and the money every payout of the rule set takes (docs/rules.md §4,
 "Money a payout cannot express", Art. 18).
 
 A change never alters a round in play: it is stored as a pending :class:`TableChange`, and the table's

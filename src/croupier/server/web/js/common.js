@@ -123,7 +123,7 @@ export function isTyping(event) {
 }
 
 // ------------------------------------------------------------------------------------------------
-// The cut (Art. 2.1, RULES.md §5): once a new shoe's commitment is out, the first seated player may
+// The cut (Art. 2.1, docs/rules.md §5): once a new shoe's commitment is out, the first seated player may
 // supply the shoe's client seed (POST /cut) until the window closes; nobody cutting leaves the house's
 // default seed. Both table views keep `s.cut` = {player, closesAt, initial} while the window is open.
 

@@ -144,7 +144,7 @@ export const PT = {
   "sup.live_edges": "Mostrar ao pessoal a vantagem exata da casa ao vivo",
   "sup.insurance_to_chip": "Vinte e Um: seguro até metade da aposta, arredondado para a ficha seguinte (§2.5.1)",
   "sup.overrides": "Parâmetros das regras",
-  "sup.overrides_hint": "Um NOME=VALOR por linha, por exemplo decks=6 ou lucky_6=true (RULES.md §3, §4).",
+  "sup.overrides_hint": "Um NOME=VALOR por linha, por exemplo decks=6 ou lucky_6=true (docs/rules.md §3, §4).",
   "sup.bad_override": "Parâmetros das regras: escreva NOME=VALOR, não \"{item}\"",
   "sup.create": "Abrir a mesa",
   "sup.save_change": "Guardar a alteração",

@@ -144,7 +144,7 @@ export const ZH_HANS = {
   "sup.live_edges": "向职员显示即时准确庄家优势",
   "sup.insurance_to_chip": "21点：保险可达注码一半并向上取至下一个筹码（§2.5.1）",
   "sup.overrides": "规则参数",
-  "sup.overrides_hint": "每行一个 名称=值，例如 decks=6 或 lucky_6=true（RULES.md §3、§4）。",
+  "sup.overrides_hint": "每行一个 名称=值，例如 decks=6 或 lucky_6=true（docs/rules.md §3、§4）。",
   "sup.bad_override": "规则参数：请写 名称=值，而非「{item}」",
   "sup.create": "开设赌台",
   "sup.save_change": "储存更改",

@@ -1,4 +1,4 @@
-// Every rule parameter of each preset (docs: /work/shared/RULES.md §3, §4), for the rules panel and the
+// Every rule parameter of each preset (docs: docs/rules.md §3, §4), for the rules panel and the
 // lobby's "rules that differ". A table's overrides (GET /api/tables) replace the preset's values.
 
 import { t } from "./i18n.js";
