@@ -6,15 +6,18 @@ Every error a user can cause prints one line to stderr and exits with status 2 (
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NoReturn
 
 import typer
 
 from croupier.accounts_cli import accounts_app
 from croupier.errors import CroupierError
+from croupier.extras import missing_extra_message, require
 from croupier.tables_cli import tables_app
 
 app = typer.Typer(
@@ -106,6 +109,8 @@ def strategy(
     from croupier.math.blackjack import analyze_from_options
     from croupier.math.strategy import ChartError, check_target, render_chart, strategy_chart, write_chart
 
+    if out is not None and out.suffix.lower() in (".png", ".svg"):
+        require("report")
     try:
         if out is not None:
             check_target(out)
@@ -143,6 +148,7 @@ def report(
         write_text,
     )
 
+    require("report")
     if rounds < 0 or live_coups < 0:
         fail("--rounds and --live-coups count rounds: 0 or more")
     try:
@@ -501,7 +507,7 @@ def _seed(text: str) -> int | str:
     return int(text) if text.lstrip("-").isdigit() else text
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     """One line to stderr, exit status 2."""
     sys.stderr.write(message.replace("\n", " ") + "\n")
     raise typer.Exit(2)
@@ -585,6 +591,39 @@ def roads(
         sys.stdout.write(json.dumps(document, indent=2) + "\n")
     else:
         render_roads(board)
+
+
+def _needing_extras(command: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``command``, except that a module of a missing extra is one line naming the extra, exit status 2.
+
+    The commands import what they need when they run (``croupier --help`` loads none of it), so
+    ``pip install croupier`` without ``[server]`` still has every command and ``croupier serve`` says
+    what to install (croupier.extras)."""
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except ModuleNotFoundError as error:
+            message = missing_extra_message(error, f"croupier {name}")
+            if message is None:
+                raise
+            fail(message)
+
+    return run
+
+
+def _guard_commands(typer_app: typer.Typer, prefix: str) -> None:
+    for info in typer_app.registered_commands:
+        if info.callback is not None:
+            name = info.name or info.callback.__name__.replace("_", "-")
+            info.callback = _needing_extras(info.callback, prefix + name)
+    for group in typer_app.registered_groups:
+        if group.typer_instance is not None and isinstance(group.name, str):
+            _guard_commands(group.typer_instance, f"{prefix}{group.name} ")
+
+
+_guard_commands(app, "")
 
 
 def main() -> None:

@@ -14,9 +14,13 @@ The multi-seat PettingZoo environment is :func:`croupier.rl.multi.blackjack_aec`
 
 from __future__ import annotations
 
-import gymnasium
-
 from croupier.blackjack.presets import PRESETS
+from croupier.extras import missing_extra_message
+
+try:
+    import gymnasium
+except ModuleNotFoundError as error:  # name the extra, not just the module
+    raise ModuleNotFoundError(missing_extra_message(error, "croupier.rl") or str(error), name=error.name) from error
 
 BLACKJACK_IDS: dict[str, str] = {preset: f"croupier/Blackjack-{preset}-v0" for preset in PRESETS}
 """The registered blackjack environment of each preset."""
