@@ -281,6 +281,7 @@ def serve(
     ] = 10.0,
 ) -> None:
     """Run the live table server: REST and WebSockets, tables, wallets, history (docs/protocol.md)."""
+    require("server")  # every module of the extra, before the server starts (some load only when used)
     import uvicorn
 
     from croupier.server.app import Settings, create_app

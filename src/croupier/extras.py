@@ -25,7 +25,6 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "argon2",
         "asyncpg",
         "fastapi",
-        "pydantic",
         "redis",
         "sqlalchemy",
         "starlette",
@@ -35,7 +34,8 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "report": ("matplotlib",),
     "rl": ("gymnasium", "pettingzoo"),
 }
-"""Each extra and the top-level modules it installs that croupier imports."""
+"""Each extra and the top-level modules it installs that croupier imports (pydantic is not among them:
+the server uses it, but typer needs it too, so it comes with ``pip install croupier``)."""
 
 _EXTRA_OF = {module: extra for extra, modules in EXTRAS.items() for module in modules}
 
