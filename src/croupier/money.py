@@ -25,7 +25,14 @@ def parse_amount(raw: object, *, what: str = "amount") -> Decimal:
     """Read an amount from an int, a :class:`Decimal` or a decimal string; never from a float.
 
     A string is read strictly (:mod:`croupier.numbers`): ASCII digits, at most 40 characters, an exponent
-    of at most three digits; so ``"١٠"`` is refused, and so is ``"1e999997"`` before any arithmetic."""
+    of at most three digits; so ``"١٠"`` is refused, and so is ``"1e999997"`` before any arithmetic.
+
+    >>> parse_amount("12.50"), parse_amount(25), parse_amount("1E+2")
+    (Decimal('12.50'), Decimal('25'), Decimal('100'))
+    >>> parse_amount(0.1, what="bet")
+    Traceback (most recent call last):
+    croupier.errors.MoneyError: bet must be an exact decimal (a JSON number or a string), got 0.1
+    """
     if isinstance(raw, bool | float):
         raise MoneyError(f"{what} must be an exact decimal (a JSON number or a string), got {raw!r}")
     if isinstance(raw, int) and abs(raw) >= 10**MAX_TEXT:
@@ -52,7 +59,11 @@ def parse_amount(raw: object, *, what: str = "amount") -> Decimal:
 
 
 def format_amount(value: Decimal) -> str:
-    """Print an amount as its shortest exact decimal: ``142.5``, ``-50``, ``0``."""
+    """Print an amount as its shortest exact decimal: ``142.5``, ``-50``, ``0``.
+
+    >>> format_amount(Decimal("142.50")), format_amount(Decimal("-5E+1")), format_amount(Decimal("0.00"))
+    ('142.5', '-50', '0')
+    """
     if value == 0:
         return "0"
     text = format(value.normalize(), "f")
@@ -60,7 +71,11 @@ def format_amount(value: Decimal) -> str:
 
 
 def exact(value: Fraction, *, what: str = "amount") -> Decimal:
-    """The decimal equal to ``value``, or a :class:`MoneyError` if it has no finite decimal form."""
+    """The decimal equal to ``value``, or a :class:`MoneyError` if it has no finite decimal form.
+
+    >>> exact(Fraction(3, 8))
+    Decimal('0.375')
+    """
     den = value.denominator
     twos = fives = 0
     while den % 2 == 0:
