@@ -129,9 +129,10 @@ def names(declined_by: Collection[str]) -> tuple[str, ...]:
 
 def play(kind: str, box: int, hand: int | None = None, player: str | None = None) -> Play:
     """The play decision ``kind`` with no amount and nobody declining (the full double)."""
+    if kind not in KINDS[:5]:
+        raise IllegalActionError(f"{kind} is not a play decision; they are {', '.join(KINDS[:5])}")
     action = parse(kind, box=box, hand=hand, player=player)
-    if not isinstance(action, Play):
-        raise IllegalActionError(f"{kind} is not a play decision; they are hit, stand, double, split, surrender")
+    assert isinstance(action, Play)
     return action
 
 
