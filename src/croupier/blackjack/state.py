@@ -7,7 +7,9 @@ insurance offer, the peek, the boxes from box 1 up, the dealer, settlement.
 
 Each player operation has three faces in the manner of pokerkit: ``verify_hit(...)`` raises
 :class:`~croupier.errors.IllegalActionError` naming the rule, ``can_hit(...)`` answers yes or no,
-``hit(...)`` performs it and returns the recorded :class:`~croupier.blackjack.actions.Decision`.
+``hit(...)`` performs it and returns the recorded :class:`~croupier.blackjack.actions.Decision`. The
+same faces take a typed action (:mod:`croupier.blackjack.moves`): :meth:`Round.verify`,
+:meth:`Round.can`, :meth:`Round.apply`; :meth:`Round.legal_actions` lists what is open now.
 
 Chores are automated by default. A round built with fewer ``automations`` stops at each chore it may
 not do itself (:class:`~croupier.blackjack.actions.AwaitChore`) until the caller performs it
