@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from croupier.blackjack import moves
 from croupier.cards import Card
 
 
@@ -233,6 +234,20 @@ class LegalAction:
     player: str | None = None
     min_amount: Decimal | None = None
     max_amount: Decimal | None = None
+
+    @property
+    def is_player_action(self) -> bool:
+        """A player's action (or closing insurance), not a chore, a card, a bet or the deal."""
+        return self.kind in moves.KINDS
+
+    def action(self, amount: Decimal | None = None) -> moves.Action:
+        """This entry as a typed action for :meth:`Round.apply`. ``amount``: for a double (None: the
+        full bet) or insurance (None: the most offered, ``max_amount``)."""
+        if not self.is_player_action:
+            raise ValueError(f"{self.kind} is not a player action; they are {', '.join(moves.KINDS)}")
+        if self.kind == "insurance" and amount is None:
+            amount = self.max_amount
+        return moves.parse(self.kind, box=self.box, hand=self.hand, player=self.player, amount=amount)
 
 
 def describe_pending(pending: Pending) -> str:

@@ -202,24 +202,8 @@ def choose_amount(rng: RandomSource, action: op.LegalAction) -> Decimal | None:
 def perform(current: Round, action: op.LegalAction, amount: Decimal | None = None) -> None:
     """Carry out one action of :meth:`Round.legal_actions` (``amount`` for insurance and doubles)."""
     kind = action.kind
-    if kind == "insurance":
-        assert action.player is not None
-        current.insure(action.player, action.box, amount if amount is not None else action.max_amount)
-    elif kind == "even_money":
-        assert action.player is not None
-        current.take_even_money(action.player, action.box)
-    elif kind == "close_insurance":
-        current.close_insurance()
-    elif kind == "hit":
-        current.hit(action.box, action.hand, action.player)
-    elif kind == "stand":
-        current.stand(action.box, action.hand, action.player)
-    elif kind == "double":
-        current.double(action.box, action.hand, action.player, amount)
-    elif kind == "split":
-        current.split(action.box, action.hand, action.player)
-    elif kind == "surrender":
-        current.surrender(action.box, action.hand, action.player)
+    if action.is_player_action:
+        current.apply(action.action(amount))
     elif kind in _CHORES:
         _CHORES[kind](current)
     elif kind == "void":  # a stacked shoe ran out in the middle of the round (Art. 2.1)

@@ -25,6 +25,7 @@ from rich.console import Console
 from rich.text import Text
 
 from croupier.blackjack import actions as op
+from croupier.blackjack import moves
 from croupier.blackjack.actions import describe_pending
 from croupier.blackjack.hand import is_678_suited, is_natural, total
 from croupier.blackjack.presets import blackjack_rules
@@ -485,17 +486,8 @@ class Session:
                 if short is not None:
                     self.say(f"You cannot {kind} now: {short}.", "red")
                     continue
-                if kind == "double":
-                    amount = self._double_amount(current, legal[kind], available)
-                    current.double(box, index, amount=amount)
-                    return
-                perform = {
-                    "hit": current.hit,
-                    "stand": current.stand,
-                    "split": current.split,
-                    "surrender": current.surrender,
-                }
-                perform[kind](box, index)
+                amount = self._double_amount(current, legal[kind], available) if kind == "double" else None
+                current.apply(moves.parse(kind, box=box, hand=index, amount=amount))
                 return
         except _Quit:
             self._leave()
@@ -503,15 +495,8 @@ class Session:
 
     def _reason(self, current: Round, kind: str, box: int, index: int) -> str:
         """The engine's reason an action is refused."""
-        verify: dict[str, Callable[[int, int], object]] = {
-            "hit": current.verify_hit,
-            "stand": current.verify_stand,
-            "double": current.verify_double,
-            "split": current.verify_split,
-            "surrender": current.verify_surrender,
-        }
         try:
-            verify[kind](box, index)
+            current.verify(moves.play(kind, box, index))
         except CroupierError as error:
             return str(error)
         return "it is not offered"  # pragma: no cover - legal_actions offers what verify allows

@@ -13,6 +13,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from croupier.blackjack import actions as op
+from croupier.blackjack import moves
 from croupier.blackjack.actions import describe_pending
 from croupier.blackjack.hand import total
 from croupier.blackjack.presets import PRESETS, blackjack_rules
@@ -189,33 +190,23 @@ def _apply_action(current: Round, action: Mapping[str, Any]) -> None:
     player = action.get("player")
     if player is not None and not isinstance(player, str):
         raise TranscriptError("player must be a name (a string)")
-    if kind == "insurance":
-        if player is None or "amount" not in action:
-            raise TranscriptError("insurance needs a player and an amount (docs/transcript.md)")
-        current.insure(player, box, action["amount"])
-        return
-    if kind == "even_money":
-        if player is None:
-            raise TranscriptError("even money needs a player (docs/transcript.md)")
-        current.take_even_money(player, box)
-        return
+    if kind == "insurance" and (player is None or "amount" not in action):
+        raise TranscriptError("insurance needs a player and an amount (docs/transcript.md)")
+    if kind == "even_money" and player is None:
+        raise TranscriptError("even money needs a player (docs/transcript.md)")
     hand = action.get("hand")
-    if hand is not None and (not isinstance(hand, int) or isinstance(hand, bool)):
+    if (
+        kind not in ("insurance", "even_money")
+        and hand is not None
+        and (not isinstance(hand, int) or isinstance(hand, bool))
+    ):
         raise TranscriptError("hand must be an integer (0 is the first)")
-    declined = _declined_by(action)
-    if isinstance(current.pending, op.AwaitInsurance):  # the first play decision closes the offer
-        current.verify_first_decision(kind, box, hand, player, action.get("amount"), declined)
+    declined = _declined_by(action) if kind not in ("insurance", "even_money") else []
+    typed = moves.parse(kind, box=box, hand=hand, player=player, amount=action.get("amount"), declined_by=declined)
+    if isinstance(typed, moves.Play) and isinstance(current.pending, op.AwaitInsurance):
+        current.verify_first(typed)  # the first play decision closes the offer
         current.close_insurance()
-    if kind == "double":
-        current.double(box, hand, player, action.get("amount"), declined)
-    elif kind == "hit":
-        current.hit(box, hand, player)
-    elif kind == "stand":
-        current.stand(box, hand, player)
-    elif kind == "split":
-        current.split(box, hand, player, declined)
-    else:
-        current.surrender(box, hand, player)
+    current.apply(typed)
 
 
 def _declined_by(action: Mapping[str, Any]) -> list[str]:

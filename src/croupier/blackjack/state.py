@@ -7,7 +7,9 @@ insurance offer, the peek, the boxes from box 1 up, the dealer, settlement.
 
 Each player operation has three faces in the manner of pokerkit: ``verify_hit(...)`` raises
 :class:`~croupier.errors.IllegalActionError` naming the rule, ``can_hit(...)`` answers yes or no,
-``hit(...)`` performs it and returns the recorded :class:`~croupier.blackjack.actions.Decision`.
+``hit(...)`` performs it and returns the recorded :class:`~croupier.blackjack.actions.Decision`. The
+same faces take a typed action (:mod:`croupier.blackjack.moves`): :meth:`Round.verify`,
+:meth:`Round.can`, :meth:`Round.apply`; :meth:`Round.legal_actions` lists what is open now.
 
 Chores are automated by default. A round built with fewer ``automations`` stops at each chore it may
 not do itself (:class:`~croupier.blackjack.actions.AwaitChore`) until the caller performs it
@@ -21,9 +23,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Generator, Mapping
 from decimal import Decimal
+from typing import cast
 
 from croupier.blackjack import actions as op
-from croupier.blackjack import offers, procedure, refusals
+from croupier.blackjack import moves, offers, procedure, refusals
 from croupier.blackjack.betting import decider, occupant, unbacked_bets, verify_bet
 from croupier.blackjack.hand import Hand, total
 from croupier.blackjack.rules import Rules
@@ -524,34 +527,58 @@ class Round:
     def can_surrender(self, box: int, hand: int | None = None, player: str | None = None) -> bool:
         return _can(self.verify_surrender, box, hand, player)
 
-    def _decide(
-        self,
-        kind: str,
-        box: int,
-        hand: int | None,
-        player: str | None,
-        amount: object = None,
-        declined_by: Collection[str] = (),
-    ) -> op.Decision:
+    def verify(self, action: moves.Action) -> None:
+        """Raise :class:`IllegalActionError` naming the rule unless ``action`` may be taken now; the
+        round does not change (:mod:`croupier.blackjack.moves`)."""
+        match action:
+            case moves.Hit(box, hand, player):
+                self.verify_hit(box, hand, player)
+            case moves.Stand(box, hand, player):
+                self.verify_stand(box, hand, player)
+            case moves.Double(box, hand, player, amount, declined_by):
+                self.verify_double(box, hand, player, amount, declined_by)
+            case moves.Split(box, hand, player, declined_by):
+                self.verify_split(box, hand, player, declined_by)
+            case moves.Surrender(box, hand, player):
+                self.verify_surrender(box, hand, player)
+            case moves.Insure(player, box, amount):
+                self.verify_insurance(player, box, amount)
+            case moves.TakeEvenMoney(player, box):
+                self.verify_even_money(player, box)
+            case moves.CloseInsurance():
+                self.verify_close_insurance()
+
+    def can(self, action: moves.Action) -> bool:
+        """Whether :meth:`verify` accepts ``action``."""
+        return _can(self.verify, action)
+
+    def apply(self, action: moves.Action) -> op.Operation | None:
+        """Take ``action`` after :meth:`verify`; returns its record (None for closing insurance)."""
+        match action:
+            case moves.Insure(player, box, amount):
+                return self.insure(player, box, amount)
+            case moves.TakeEvenMoney(player, box):
+                return self.take_even_money(player, box)
+            case moves.CloseInsurance():
+                self.close_insurance()
+                return None
+            case _:
+                return self._decide(action)
+
+    def _decide(self, action: moves.Play) -> op.Decision:
         value: Decimal | None = None
         declined: tuple[str, ...] = ()
-        if kind == "hit":
-            self.verify_hit(box, hand, player)
-        elif kind == "stand":
-            self.verify_stand(box, hand, player)
-        elif kind == "double":
-            value = self.verify_double(box, hand, player, amount, declined_by)
-        elif kind == "split":
-            self.verify_split(box, hand, player, declined_by)
+        if isinstance(action, moves.Double):
+            value = self.verify_double(action.box, action.hand, action.player, action.amount, action.declined_by)
         else:
-            self.verify_surrender(box, hand, player)
-        if kind in ("double", "split"):
-            declined = tuple(sorted(set(declined_by)))
+            self.verify(action)
+        if isinstance(action, moves.Double | moves.Split):
+            declined = tuple(sorted(set(action.declined_by)))
         assert isinstance(self.pending, op.AwaitDecision)
-        record = op.Decision(kind, box, self.pending.hand, self.pending.player, value, declined)
-        self.decided_boxes.add(box)
-        if kind in ("hit", "double"):
-            self.asked_cards.add(box)
+        record = op.Decision(action.kind, action.box, self.pending.hand, self.pending.player, value, declined)
+        self.decided_boxes.add(action.box)
+        if isinstance(action, moves.Hit | moves.Double):
+            self.asked_cards.add(action.box)
         self._record(record)
         self._resume(record)
         return record
@@ -563,43 +590,36 @@ class Round:
                 return op.AwaitDecision(box, 0, self.decider(box))
         return None
 
-    def verify_first_decision(
-        self,
-        kind: str,
-        box: int,
-        hand: int | None = None,
-        player: str | None = None,
-        amount: object = None,
-        declined_by: Collection[str] = (),
-    ) -> None:
+    def verify_first(self, action: moves.Play) -> None:
         """While insurance is offered, refuse a first play decision that the rules refuse whatever the
         hole card holds (a transcript's first decision closes the offer; docs/transcript.md). Nothing here
         depends on the dealer's face-down card."""
+        kind, box = action.kind, action.box
         self._require(op.AwaitInsurance, f"{kind} on box {box}")
         turn = self.first_turn()
         if turn is None:
             raise IllegalActionError(f"{kind} on box {box}: no hand waits for a decision (every box holds a natural)")
-        target, _index, entitled = self._turn(kind, box, hand, player, turn)
-        refusal = {
-            "hit": refusals.hit,
-            "stand": lambda _rd, _box, _hand: None,
-            "double": refusals.double,
-            "split": refusals.split,
-            "surrender": refusals.surrender,
-        }[kind](self, box, target)
-        _raise(refusal)
-        if kind in ("double", "split"):
-            declined = refusals.check_declined(kind, box, target, entitled, declined_by)
-            if kind == "double":
+        target, _index, entitled = self._turn(kind, box, action.hand, action.player, turn)
+        match action:
+            case moves.Hit():
+                _raise(refusals.hit(self, box, target))
+            case moves.Double(amount=amount, declined_by=declined_by):
+                _raise(refusals.double(self, box, target))
+                declined = refusals.check_declined(kind, box, target, entitled, declined_by)
                 refusals.double_amount(self, box, target, entitled, amount, declined)
+            case moves.Split(declined_by=declined_by):
+                _raise(refusals.split(self, box, target))
+                refusals.check_declined(kind, box, target, entitled, declined_by)
+            case moves.Surrender():
+                _raise(refusals.surrender(self, box, target))
 
     def hit(self, box: int, hand: int | None = None, player: str | None = None) -> op.Decision:
         """Take a card."""
-        return self._decide("hit", box, hand, player)
+        return self._decide(moves.Hit(box, hand, player))
 
     def stand(self, box: int, hand: int | None = None, player: str | None = None) -> op.Decision:
         """Take no more cards."""
-        return self._decide("stand", box, hand, player)
+        return self._decide(moves.Stand(box, hand, player))
 
     def double(
         self,
@@ -612,19 +632,19 @@ class Round:
         """Add up to the bet and take exactly one card (Art. 11; online §2.6). Each other bettor of the
         box adds the same fraction of their stake, except those in ``declined_by`` (Art. 13), whose
         stake stays as it was."""
-        return self._decide("double", box, hand, player, amount, declined_by)
+        return self._decide(moves.Double(box, hand, player, cast(moves.Amount, amount), moves.names(declined_by)))
 
     def split(
         self, box: int, hand: int | None = None, player: str | None = None, declined_by: Collection[str] = ()
     ) -> op.Decision:
         """Split two cards of equal value into two hands, a matching stake on the new one (Art. 10).
         A bettor in ``declined_by`` adds none: their stake stays on the first hand only (Art. 13)."""
-        return self._decide("split", box, hand, player, None, declined_by)
+        return self._decide(moves.Split(box, hand, player, moves.names(declined_by)))
 
     def surrender(self, box: int, hand: int | None = None, player: str | None = None) -> op.Decision:
         """Give up half the bet (Art. 12): the box's first decision, or after a split every hand of the
         box together, before any card asked for; the box's play ends."""
-        return self._decide("surrender", box, hand, player)
+        return self._decide(moves.Surrender(box, hand, player))
 
     def legal_actions(self) -> tuple[op.LegalAction, ...]:
         """What may be done now, as an immutable tuple. During a decision it also lists the even-money

@@ -34,10 +34,8 @@ from croupier.money import MAX_PLACES, ZERO, format_amount
 from croupier.rl.encoding import (
     ACTION_NAMES,
     DECISION_INDEX,
-    DOUBLE,
     EVEN_MONEY,
     FIRST_BET,
-    HIT,
     INSURANCE,
     NO_BET,
     NO_INSURANCE,
@@ -48,12 +46,10 @@ from croupier.rl.encoding import (
     PHASE_OVER,
     REMAINING,
     SEEN,
-    SPLIT,
-    STAND,
-    SURRENDER,
     Mask,
     Obs,
     default_bet,
+    engine_action,
     observation_high,
     read_bet_sizes,
     up_value,
@@ -247,22 +243,9 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
 
     def _perform(self, current: Round, index: int) -> None:
         box = self.box
-        if index == HIT:
-            current.hit(box)
-        elif index == STAND:
-            current.stand(box)
-        elif index == DOUBLE:
-            current.double(box)
-        elif index == SPLIT:
-            current.split(box)
-        elif index == SURRENDER:
-            current.surrender(box)
-        elif index == INSURANCE:
-            current.insure(AGENT, box, _insurance_cap(current, AGENT, box))
-        elif index == EVEN_MONEY:
-            current.take_even_money(AGENT, box)
-        elif index == NO_INSURANCE:
-            current.close_insurance()
+        if index < FIRST_BET:
+            cap = _insurance_cap(current, AGENT, box) if index == INSURANCE else None
+            current.apply(engine_action(index, box, AGENT, cap))
         else:
             current.bet(AGENT, box, self.bet_sizes[index - FIRST_BET])
             current.deal()
@@ -384,26 +367,15 @@ def verify_action(
         return
     if box is None:
         raise IllegalActionError(f"{ACTION_NAMES[action]}: {player} has no bet this round")
+    amount = None
     if action == INSURANCE:
         stake = current.bets.get(box, {}).get(player)
-        amount = stake / 2 if stake is not None else Decimal(1)
-        current.verify_insurance(player, box, _quantized(amount))
-    elif action == EVEN_MONEY:
-        current.verify_even_money(player, box)
-    elif action == NO_INSURANCE:
-        current.verify_close_insurance()
-        if not any(a.player == player for a in current.legal_actions() if a.kind in ("insurance", "even_money")):
-            raise IllegalActionError(f"no insurance: {player} has no insurance or even money offer on box {box}")
-    elif action == STAND:
-        current.verify_stand(box, None, player)
-    elif action == HIT:
-        current.verify_hit(box, None, player)
-    elif action == DOUBLE:
-        current.verify_double(box, None, player)
-    elif action == SPLIT:
-        current.verify_split(box, None, player)
-    else:
-        current.verify_surrender(box, None, player)
+        amount = _quantized(stake / 2 if stake is not None else Decimal(1))
+    current.verify(engine_action(action, box, player, amount))
+    if action == NO_INSURANCE and not any(
+        a.player == player for a in current.legal_actions() if a.kind in ("insurance", "even_money")
+    ):
+        raise IllegalActionError(f"no insurance: {player} has no insurance or even money offer on box {box}")
 
 
 def _quantized(amount: Decimal) -> Decimal:

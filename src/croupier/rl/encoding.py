@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier.blackjack import actions as op
+from croupier.blackjack import moves
 from croupier.blackjack.hand import POINTS, Hand
 from croupier.blackjack.rules import Rules
 from croupier.cards import RANKS
@@ -60,6 +61,17 @@ ACTION_NAMES: tuple[str, ...] = (
 
 DECISION_INDEX: dict[str, int] = {"stand": STAND, "hit": HIT, "double": DOUBLE, "split": SPLIT, "surrender": SURRENDER}
 """The engine's play decisions (:class:`LegalAction` kinds) and their action index."""
+
+
+def engine_action(index: int, box: int, player: str, insurance: Decimal | None = None) -> moves.Action:
+    """The engine's typed action (:mod:`croupier.blackjack.moves`) for a decision index, ``stand`` to
+    ``no_insurance`` (closing the offer); ``insurance`` is the amount an insurance index stakes."""
+    if not 0 <= index <= NO_INSURANCE:
+        raise ValueError(f"action {index} is not a decision; they are 0-{NO_INSURANCE} (stand to no_insurance)")
+    if index == NO_INSURANCE:
+        return moves.CloseInsurance()
+    return moves.parse(ACTION_NAMES[index], box=box, player=player, amount=insurance)
+
 
 PHASE_BET, PHASE_INSURANCE, PHASE_DECISION, PHASE_OVER, PHASE_WAIT = range(5)
 PHASE_NAMES = ("bet", "insurance", "decision", "over", "wait")

@@ -37,10 +37,8 @@ from croupier.money import ZERO, format_amount
 from croupier.rl.blackjack import _insurance_cap, _up_rank, describe_round, verify_action
 from croupier.rl.encoding import (
     DECISION_INDEX,
-    DOUBLE,
     EVEN_MONEY,
     FIRST_BET,
-    HIT,
     INSURANCE,
     NO_BET,
     NO_INSURANCE,
@@ -52,11 +50,9 @@ from croupier.rl.encoding import (
     PHASE_WAIT,
     REMAINING,
     SEEN,
-    SPLIT,
-    STAND,
-    SURRENDER,
     Mask,
     Obs,
+    engine_action,
     observation_high,
     read_bet_sizes,
     up_value,
@@ -264,25 +260,13 @@ class BlackjackAEC(AECEnv):  # type: ignore[misc]
             current.deal()
         elif index in (INSURANCE, EVEN_MONEY, NO_INSURANCE):
             box = self._boxes[agent]
-            if index == INSURANCE:
-                current.insure(agent, box, _insurance_cap(current, agent, box))
-            elif index == EVEN_MONEY:
-                current.take_even_money(agent, box)
+            if index != NO_INSURANCE:  # declining closes nothing: another seat may still answer
+                cap = _insurance_cap(current, agent, box) if index == INSURANCE else None
+                current.apply(engine_action(index, box, agent, cap))
             assert self._insurance is not None
             self._insurance.pop(0)
         else:
-            box = self._boxes[agent]
-            if index == HIT:
-                current.hit(box, None, agent)
-            elif index == STAND:
-                current.stand(box, None, agent)
-            elif index == DOUBLE:
-                current.double(box, None, agent)
-            elif index == SPLIT:
-                current.split(box, None, agent)
-            else:
-                assert index == SURRENDER
-                current.surrender(box, None, agent)
+            current.apply(engine_action(index, self._boxes[agent], agent))
         self._advance(current)
 
     def _advance(self, current: Round) -> None:

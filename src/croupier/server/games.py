@@ -13,6 +13,7 @@ from typing import Any
 
 from croupier.baccarat.rules import Rules as BaccaratRules
 from croupier.blackjack import actions as op
+from croupier.blackjack import moves
 from croupier.blackjack.hand import total
 from croupier.blackjack.replay import round_result, round_spec
 from croupier.blackjack.rules import Rules as BlackjackRules
@@ -38,6 +39,10 @@ __all__ = [
     "driver_for",
     "read_card",
 ]
+
+
+WIRE_ACTIONS: tuple[str, ...] = ("hit", "stand", "double", "split", "surrender", "insurance", "even_money")
+"""The blackjack action types a player sends, besides ``no_insurance`` (docs/protocol.md)."""
 
 
 class BlackjackRound:
@@ -116,52 +121,45 @@ class BlackjackRound:
             raise ActionError(f"{action.get('type')}: the hand is a number")
         return box, hand
 
+    def _typed(self, player: str, action: dict[str, Any], declined_by: frozenset[str]) -> moves.Action | None:
+        """The request as the engine's typed action (:mod:`croupier.blackjack.moves`); None for
+        ``no_insurance``, an answer the table keeps and the engine does not record."""
+        kind = action.get("type")
+        box, hand = self._target(action)
+        if kind == "no_insurance":
+            return None
+        if kind not in WIRE_ACTIONS:
+            raise ActionError(f"unknown action {kind!r}; the actions are {', '.join(WIRE_ACTIONS)}")
+        amount = _amount(action.get("amount"), kind) if kind in ("insurance", "double") else None
+        return moves.parse(kind, box=box, hand=hand, player=player, amount=amount, declined_by=declined_by)
+
     def stakes_for(
         self, player: str, action: dict[str, Any], declined_by: frozenset[str] = NOBODY
     ) -> dict[str, Decimal]:
         """Verify ``action`` for ``player`` and return the money each bettor must add before it is made:
         on a double or split, the decider's and every other bettor's who matches (Art. 13)."""
-        match = {"declined_by": declined_by}
-        kind = action.get("type")
+        typed = self._typed(player, action, declined_by)
         rd = self.round
-        if kind == "insurance":
-            box, _hand = self._target(action)
-            amount = _amount(action.get("amount"), "insurance")
-            if amount is None:
-                raise ActionError("insurance: give the amount (at most half the bet, Art. 8)")
-            return {player: rd.verify_insurance(player, box, amount)}
-        if kind == "even_money":
-            box, _hand = self._target(action)
-            rd.verify_even_money(player, box)
-            return {}
-        if kind == "no_insurance":
+        if typed is None:
             box, _hand = self._target(action)
             if (player, box) not in self._open_offers():
                 raise ActionError(
                     f"no_insurance on box {box}: {player} has no insurance or even money offer to decline"
                 )
             return {}
-        box, hand = self._target(action)
-        if kind == "double":
-            amount = _amount(action.get("amount"), "double")
-            added = rd.verify_double(box, hand, player, amount, **match)
-            target = rd.hands[box][hand if hand is not None else self._turn_hand()]
+        if isinstance(typed, moves.Insure):
+            if typed.amount is None:
+                raise ActionError("insurance: give the amount (at most half the bet, Art. 8)")
+            return {player: rd.verify_insurance(player, typed.box, typed.amount)}
+        if isinstance(typed, moves.Double):
+            added = rd.verify_double(typed.box, typed.hand, player, typed.amount, declined_by)
+            target = rd.hands[typed.box][typed.hand if typed.hand is not None else self._turn_hand()]
             decider = target.stakes[player]
             return {p: stake * added / decider for p, stake in target.stakes.items() if p not in declined_by}
-        if kind == "split":
-            rd.verify_split(box, hand, player, **match)
-            target = rd.hands[box][hand if hand is not None else self._turn_hand()]
-            return {p: rd.bets[box][p] for p in target.stakes if p not in declined_by}
-        if kind == "hit":
-            rd.verify_hit(box, hand, player)
-        elif kind == "stand":
-            rd.verify_stand(box, hand, player)
-        elif kind == "surrender":
-            rd.verify_surrender(box, hand, player)
-        else:
-            raise ActionError(
-                f"unknown action {kind!r}; the actions are hit, stand, double, split, surrender, insurance, even_money"
-            )
+        rd.verify(typed)
+        if isinstance(typed, moves.Split):
+            target = rd.hands[typed.box][typed.hand if typed.hand is not None else self._turn_hand()]
+            return {p: rd.bets[typed.box][p] for p in target.stakes if p not in declined_by}
         return {}
 
     def _turn_hand(self) -> int:
@@ -171,31 +169,14 @@ class BlackjackRound:
         raise IllegalActionError("no hand is to act")
 
     def act(self, player: str, action: dict[str, Any], declined_by: frozenset[str] = NOBODY) -> None:
-        kind = action.get("type")
-        rd = self.round
-        match = {"declined_by": declined_by}
-        box, hand = self._target(action)
-        if kind == "insurance":
-            rd.insure(player, box, _amount(action.get("amount"), "insurance"))
-            self._close_when_answered()
-        elif kind == "even_money":
-            rd.take_even_money(player, box)
-            self._close_when_answered()
-        elif kind == "no_insurance":
+        typed = self._typed(player, action, declined_by)
+        if typed is None:
+            box, _hand = self._target(action)
             self.declined.add((player, box))
-            self._close_when_answered()
-        elif kind == "double":
-            rd.double(box, hand, player, _amount(action.get("amount"), "double"), **match)
-        elif kind == "split":
-            rd.split(box, hand, player, **match)
-        elif kind == "hit":
-            rd.hit(box, hand, player)
-        elif kind == "stand":
-            rd.stand(box, hand, player)
-        elif kind == "surrender":
-            rd.surrender(box, hand, player)
         else:
-            raise ActionError(f"unknown action {kind!r}")
+            self.round.apply(typed)
+        if not isinstance(typed, moves.Play):  # insurance answered: taken, even money or declined
+            self._close_when_answered()
 
     def timeout(self) -> None:
         """The timer ran out: insurance is declined, or the hand to act stands (docs/rules.md, live details)."""
@@ -203,7 +184,7 @@ class BlackjackRound:
         if isinstance(pending, op.AwaitInsurance):
             self.round.close_insurance()
         elif isinstance(pending, op.AwaitDecision):
-            self.round.stand(pending.box, pending.hand, pending.player)
+            self.round.apply(moves.Stand(pending.box, pending.hand, pending.player))
 
     def supply_card(self, card: Card) -> None:
         self.round.supply_card(card)

@@ -1,0 +1,170 @@
+"""The typed actions a player takes at a blackjack round.
+
+Each action is a frozen value. :meth:`Round.verify(action) <croupier.blackjack.state.Round.verify>`
+raises :class:`~croupier.errors.IllegalActionError` naming the rule, changing nothing;
+:meth:`Round.apply(action) <croupier.blackjack.state.Round.apply>` performs it and returns its record.
+:meth:`Round.legal_actions` lists what is open now; :meth:`LegalAction.action
+<croupier.blackjack.actions.LegalAction.action>` turns one of its entries into an action.
+
+Text from the wire or a transcript becomes an action in one place, :func:`parse`.
+
+>>> parse("double", box=1, amount="5")
+Double(box=1, hand=None, player=None, amount='5', declined_by=())
+>>> parse("stand", box=2, hand=1).kind
+'stand'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import ClassVar, cast
+
+from croupier.errors import IllegalActionError
+
+Amount = Decimal | int | str | None
+"""An amount as given: the engine reads it exactly (:func:`croupier.money.parse_amount`) and refuses
+a float or a malformed text with the rule's message; ``None`` where the rule gives the default."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """Take a card (``hand`` None: the hand to act; ``player`` None: the box's decider)."""
+
+    kind: ClassVar[str] = "hit"
+    box: int
+    hand: int | None = None
+    player: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Stand:
+    """Take no more cards."""
+
+    kind: ClassVar[str] = "stand"
+    box: int
+    hand: int | None = None
+    player: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Double:
+    """Add up to the bet (``amount`` None: the full bet) and take one card (Art. 11; online §2.6);
+    ``declined_by``: the box's other bettors who add no matching stake (Art. 13)."""
+
+    kind: ClassVar[str] = "double"
+    box: int
+    hand: int | None = None
+    player: str | None = None
+    amount: Amount = None
+    declined_by: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """Split a pair into two hands, a matching stake on the new one (Art. 10); ``declined_by`` as for
+    :class:`Double` (Art. 13)."""
+
+    kind: ClassVar[str] = "split"
+    box: int
+    hand: int | None = None
+    player: str | None = None
+    declined_by: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Surrender:
+    """Give up half the bet (Art. 12)."""
+
+    kind: ClassVar[str] = "surrender"
+    box: int
+    hand: int | None = None
+    player: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Insure:
+    """``player`` insures their bet on ``box`` for ``amount`` (Art. 8; online §2.5)."""
+
+    kind: ClassVar[str] = "insurance"
+    player: str
+    box: int
+    amount: Amount
+
+
+@dataclass(frozen=True, slots=True)
+class TakeEvenMoney:
+    """``player`` takes 1:1 at once on a natural against an ace (Art. 6)."""
+
+    kind: ClassVar[str] = "even_money"
+    player: str
+    box: int
+
+
+@dataclass(frozen=True, slots=True)
+class CloseInsurance:
+    """No more insurance or even money (the offer's timer, or everyone has answered)."""
+
+    kind: ClassVar[str] = "close_insurance"
+
+
+Play = Hit | Stand | Double | Split | Surrender
+"""A play decision on the hand to act."""
+
+Action = Play | Insure | TakeEvenMoney | CloseInsurance
+"""Everything a player (or the insurance timer) does at a round."""
+
+KINDS: tuple[str, ...] = ("hit", "stand", "double", "split", "surrender", "insurance", "even_money", "close_insurance")
+"""The action kinds, as the wire and transcripts name them."""
+
+
+def names(declined_by: Collection[str]) -> tuple[str, ...]:
+    """``declined_by`` as a tuple, in the order given; a lone string stays as it is, for the engine to
+    refuse naming Art. 13 (it is a list of names, not one)."""
+    if isinstance(declined_by, str):
+        return cast(tuple[str, ...], declined_by)
+    return tuple(declined_by)
+
+
+def play(kind: str, box: int, hand: int | None = None, player: str | None = None) -> Play:
+    """The play decision ``kind`` with no amount and nobody declining (the full double)."""
+    if kind not in KINDS[:5]:
+        raise IllegalActionError(f"{kind} is not a play decision; they are {', '.join(KINDS[:5])}")
+    action = parse(kind, box=box, hand=hand, player=player)
+    assert isinstance(action, Play)
+    return action
+
+
+def parse(
+    kind: object,
+    *,
+    box: int = 0,
+    hand: int | None = None,
+    player: str | None = None,
+    amount: Amount = None,
+    declined_by: Collection[str] = (),
+) -> Action:
+    """The action named ``kind`` with its fields: the one place text becomes an action.
+
+    ``amount`` belongs to a double or insurance, ``declined_by`` to a double or a split; a field the
+    kind does not take is ignored. Insurance and even money need the ``player``.
+    """
+    declined = names(declined_by)
+    if kind == "hit":
+        return Hit(box, hand, player)
+    if kind == "stand":
+        return Stand(box, hand, player)
+    if kind == "double":
+        return Double(box, hand, player, amount, declined)
+    if kind == "split":
+        return Split(box, hand, player, declined)
+    if kind == "surrender":
+        return Surrender(box, hand, player)
+    if kind in ("insurance", "even_money"):
+        if player is None:
+            raise IllegalActionError(f"{kind} on box {box}: name the player")
+        return Insure(player, box, amount) if kind == "insurance" else TakeEvenMoney(player, box)
+    if kind == "close_insurance":
+        return CloseInsurance()
+    raise IllegalActionError(f"unknown action {kind!r}; the actions are {', '.join(KINDS)}")
