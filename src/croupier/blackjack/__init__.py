@@ -20,10 +20,18 @@ from croupier._lazy import lazy_names
 
 __all__ = [
     "PRESETS",
+    "Action",
+    "Double",
+    "Hit",
+    "Insure",
     "LegalAction",
     "Round",
     "Rules",
+    "Split",
+    "Stand",
+    "Surrender",
     "Table",
+    "TakeEvenMoney",
     "blackjack_rules",
     "replay_blackjack",
     "to_transcript",
@@ -31,6 +39,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     from croupier.blackjack.actions import LegalAction
+    from croupier.blackjack.moves import Action, Double, Hit, Insure, Split, Stand, Surrender, TakeEvenMoney
     from croupier.blackjack.presets import PRESETS, blackjack_rules
     from croupier.blackjack.replay import replay_blackjack, to_transcript
     from croupier.blackjack.rules import Rules
@@ -40,6 +49,14 @@ else:  # at run time each name is imported on first use; type checkers see the i
         __name__,
         {
             "PRESETS": "croupier.blackjack.presets",
+            "Action": "croupier.blackjack.moves",
+            "Double": "croupier.blackjack.moves",
+            "Hit": "croupier.blackjack.moves",
+            "Insure": "croupier.blackjack.moves",
+            "Split": "croupier.blackjack.moves",
+            "Stand": "croupier.blackjack.moves",
+            "Surrender": "croupier.blackjack.moves",
+            "TakeEvenMoney": "croupier.blackjack.moves",
             "LegalAction": "croupier.blackjack.actions",
             "Round": "croupier.blackjack.state",
             "Rules": "croupier.blackjack.rules",
