@@ -30,11 +30,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from croupier.blackjack.presets import blackjack_rules
 from croupier.errors import CroupierError, MoneyError
 from croupier.money import format_amount, parse_amount
-from croupier.rng import commitment
-from croupier.server import faults, ledger, liveshoe, seating, stakes
+from croupier.server import faults, idempotency, ledger, liveshoe, seating, settlement, shoes, stakes
 from croupier.server.clock import Clock
-from croupier.server.commands import Command, Refused, request_digest
-from croupier.server.db import retrying
+from croupier.server.commands import Command, Refused
 from croupier.server.fair import new_seed
 from croupier.server.fence import LeaseLost
 from croupier.server.games import (
@@ -47,9 +45,8 @@ from croupier.server.games import (
     read_card,
 )
 from croupier.server.hub import Hub
-from croupier.server.models import BetRecord, GameTable, IdempotencyRecord, RoundRecord, ShoeRecord
+from croupier.server.models import BetRecord, GameTable, RoundRecord
 from croupier.server.seats import BACCARAT_SEATS, Seats
-from croupier.shoe import Shoe
 
 log = logging.getLogger("croupier.server")
 
@@ -221,95 +218,17 @@ class TableActor:
     # shoes
 
     async def _new_shoe(self) -> None:
-        """A new shoe: its commitment is published first; then the first seated player may cut (supply
-        the client seed, docs/rules.md §5, Art. 2.1 "a player cuts"); then the shoe is built and dealt from."""
-        rules = self.rules
-        live = self.row.mode == "live"
-        seed = b""
-        async with self.sessions() as session, session.begin():
-            record = ShoeRecord(
-                table_id=self.table_id,
-                mode="live" if live else "fair",
-                client_seed=f"table-{self.table_id}",
-                rules={k: getattr(self.row, k) for k in ("preset", "overrides", "min_bet", "max_bet")},
-                started_at=self.clock.now(),
-            )
-            session.add(record)
-            await session.flush()
-            record.nonce = record.id
-            if not live:
-                seed = self.seeds(record.id)
-                record.server_seed = seed.hex()
-                record.commitment = commitment(seed)
-            shoe_id, nonce, client_seed = record.id, record.nonce, record.client_seed
-            self.commitment = record.commitment
-        self.shoe_id = shoe_id  # stored: a fault from here on ends it
-        self.round_number = 0
-        await self._publish({"type": "new_shoe", "shoe": shoe_id, "commitment": self.commitment})
-        if live:
-            shoe = Shoe.live(rules.decks)
-        else:
-            cut = await seating.await_cut(self)
-            if cut is not None:
-                client_seed = cut
-            shoe = self.driver.build(seed, client_seed, nonce)
-            self.driver.load(shoe)
-            # what the shoe's start procedure drew at once (baccarat Art. 2.1: the turned first card and its
-            # burns): no round's, so kept with the shoe for croupier verify (shown once the shoe has ended)
-            async with self.sessions() as session, session.begin():
-                await session.execute(
-                    update(ShoeRecord)
-                    .where(ShoeRecord.id == shoe_id)
-                    .values(
-                        client_seed=client_seed,
-                        cut_card=shoe.cut_card,
-                        start_cards=[str(card) for card in shoe.drawn()],
-                    )
-                )
-            return
-        self.driver.load(shoe)
+        await shoes.new_shoe(self)
 
     async def _end_shoe(self) -> None:
-        if self.shoe_id is None:
-            return
-        async with self.sessions() as session, session.begin():
-            await session.execute(
-                update(ShoeRecord).where(ShoeRecord.id == self.shoe_id).values(ended_at=self.clock.now())
-            )
-        await self._publish({"type": "shoe_ended", "shoe": self.shoe_id})
-        self.shoe_id = None
+        await shoes.end_shoe(self)
 
     # --------------------------------------------------------------------------------------------
     # recovery
 
     async def recover(self) -> None:
-        """Void what a stopped process left unfinished and return its bets; end its shoes."""
-        async with self.sessions() as session, session.begin():
-            unfinished = (
-                await session.scalars(
-                    select(RoundRecord).where(
-                        RoundRecord.table_id == self.table_id, RoundRecord.status.in_(("betting", "playing"))
-                    )
-                )
-            ).all()
-            accounts = (
-                await session.scalars(
-                    select(BetRecord.account_id).where(BetRecord.round_id.in_([r.id for r in unfinished])).distinct()
-                )
-            ).all()
-            wallets = [await ledger.player_wallet(session, account_id) for account_id in accounts]
-            await ledger.lock_wallets(session, [await ledger.system_wallet(session, "in_play"), *wallets])
-            for record in unfinished:
-                await self._refund(
-                    session,
-                    record,
-                    "the server stopped during the round; it is void and every bet is returned (Art. 2.1)",
-                )
-            await session.execute(
-                update(ShoeRecord)
-                .where(ShoeRecord.table_id == self.table_id, ShoeRecord.ended_at.is_(None))
-                .values(ended_at=self.clock.now())
-            )
+        """Void what a stopped process left unfinished and return its bets; end its shoes (settlement.py)."""
+        await settlement.recover(self)
 
     async def _refund(self, session: AsyncSession, record: RoundRecord, reason: str) -> dict[int, int]:
         bets = (await session.scalars(select(BetRecord).where(BetRecord.round_id == record.id))).all()
@@ -408,23 +327,7 @@ class TableActor:
         await self._finish_round()
 
     async def _return_carry(self, reason: str) -> None:
-        """Bets standing after a tie whose next coup will not be dealt (the table closes, the shoe ends):
-        their round record is void and the bets are returned."""
-        if self.carry is None:
-            return
-        round_id, _accounts, _before = self.carry
-        self.carry = None
-
-        async def store() -> dict[int, int]:
-            async with self.sessions() as session, session.begin():
-                record = await session.get(RoundRecord, round_id)
-                if record is not None and record.status == "betting":
-                    return await self._refund(session, record, reason)
-                return {}
-
-        balances = await retrying(store)
-        for account_id, cents in balances.items():
-            await self._tell_balance(account_id, cents)
+        await settlement.return_carry(self, reason)
 
     def _squeeze_seconds(self) -> float:
         """How long the holders may squeeze before the dealer turns the cards (Art. 16)."""
@@ -542,48 +445,26 @@ class TableActor:
             command.future.set_result(answer)
 
     # --------------------------------------------------------------------------------------------
-    # idempotency
+    # idempotency (croupier.server.idempotency)
 
-    def _scope(self, command: Command) -> str:
-        """A key is this table's and this operation's: the same key sent to another table, or for another
-        operation, is another request (``IdempotencyRecord``)."""
-        return f"table:{self.table_id}:{command.kind}"
-
-    async def _replayed(self, session: AsyncSession, command: Command) -> dict[str, Any] | None:
+    def keyed(self, command: Command) -> idempotency.Keyed | None:
+        """The command under its key, in this table's scope for its operation; None without a key."""
         if command.key is None:
             return None
-        record = await session.scalar(
-            select(IdempotencyRecord).where(
-                IdempotencyRecord.account_id == command.identity.id,
-                IdempotencyRecord.scope == self._scope(command),
-                IdempotencyRecord.key == command.key,
-            )
-        )
-        if record is None:
-            return None
-        if record.request_digest != request_digest(command.kind, command.payload):
-            raise Refused(f"Idempotency-Key {command.key!r} was used for a different request; use a new key", 422)
-        return dict(record.response)
+        scope = idempotency.table_scope(self.table_id, command.kind)
+        return idempotency.Keyed(command.identity.id, scope, command.key, command.kind, command.payload)
 
-    async def _remember(self, session: AsyncSession, command: Command, answer: dict[str, Any]) -> None:
-        if command.key is not None:
-            session.add(
-                IdempotencyRecord(
-                    account_id=command.identity.id,
-                    scope=self._scope(command),
-                    key=command.key,
-                    request_digest=request_digest(command.kind, command.payload),
-                    status=200,
-                    response=answer,
-                    created_at=self.clock.now(),
-                )
-            )
+    def remember(self, session: AsyncSession, command: Command, answer: dict[str, Any]) -> None:
+        keyed = self.keyed(command)
+        if keyed is not None:
+            keyed.remember(session, answer, self.clock.now())
 
     async def _stored_answer(self, command: Command) -> dict[str, Any] | None:
-        if command.key is None:
+        keyed = self.keyed(command)
+        if keyed is None:
             return None
         async with self.readers() as session:
-            return await self._replayed(session, command)
+            return await keyed.replayed(session)
 
     # --------------------------------------------------------------------------------------------
     # commands
@@ -750,52 +631,7 @@ class TableActor:
     # settlement
 
     async def _finish_round(self) -> None:
-        round_ = self.round
-        assert round_ is not None and self.round_id is not None
-        round_id = self.round_id
-
-        async def store() -> dict[int, int]:
-            balances: dict[int, int]
-            async with self.sessions() as session, session.begin():
-                record = await session.get(RoundRecord, round_id)
-                assert record is not None
-                record.cards = self.voided_cards + round_.cards_drawn()
-                if round_.voided:
-                    reason = "the round was void (Art. 2.1); every bet is returned"
-                    balances = await self._refund(session, record, reason)
-                    record.spec = {"voided_after_cards": len(record.cards)}
-                else:
-                    balances = await stakes.settle(self, session, record, round_)
-                    if isinstance(round_, BlackjackRound) and round_.face_up_voided():
-                        record.result = {**(record.result or {}), "voided_cards": round_.face_up_voided()}
-                    if self.misdeals and isinstance(round_, BaccaratRound):  # Art. 10: the coup voided once
-                        record.spec = {**(record.spec or {}), "misdeal_after_cards": self.misdeals[0]}
-                    elif self.misdeals:
-                        record.spec = {
-                            **(record.spec or {}),
-                            "misdeal_after_cards": list(self.misdeals),
-                            "burn_after_misdeal": self.misdeal_burn,
-                        }
-                record.log = self.log
-                carried = {} if round_.voided else round_.carried_out()
-                if carried:
-                    await stakes.carry(self, session, record, carried)
-            return balances
-
-        balances = await retrying(store)  # a deadlock rolled it back whole: the same settlement again
-        self.rounds_played += 1
-        self.fault_streak = 0
-        if not round_.voided:
-            self.round_number += 1
-        self.last_round = {"id": self.round_id, "voided": round_.voided, **round_.view()}
-        await self._publish({"type": "round_over", "round": self.round_id, "voided": round_.voided})
-        for account_id, cents in balances.items():
-            await self._tell_balance(account_id, cents)
-        if round_.voided or round_.last_of_shoe or self.end_shoe_after_round:
-            self.end_shoe_after_round = False
-            await self._end_shoe()
-        self.phase = "idle"
-        self.round = None
+        await settlement.finish_round(self)
 
     # --------------------------------------------------------------------------------------------
     # what a viewer sees

@@ -102,7 +102,7 @@ async def take_bet(actor: TableActor, command: Command, spot: str, cents: int) -
                 "amount": ledger.money_text(cents),
                 "balance": ledger.money_text(balance),
             }
-            await actor._remember(session, command, answer)
+            actor.remember(session, command, answer)
             return round_id, balance, answer
 
     round_id, balance, answer = await retrying(store)  # a deadlock rolled it back whole: again
@@ -162,7 +162,7 @@ async def take_stakes(
                     memo=f"{action.get('type')} on box {action.get('box')}",
                 )
             answer["staked"] = {p: ledger.money_text(c) for p, c in money.items()}
-            await actor._remember(session, command, answer)
+            actor.remember(session, command, answer)
 
     await retrying(store)  # a deadlock rolled it back whole: again
     return answer, balances
