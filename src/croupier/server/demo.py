@@ -20,7 +20,7 @@ from croupier.server.auth import create_account, hash_off_loop
 from croupier.server.models import Account, GameTable
 
 if TYPE_CHECKING:
-    from croupier.server.app import Service, Settings
+    from croupier.server.service import Service, Settings
 
 DEMO_PASSWORD = "demo"
 PLAYERS = ("ana", "ben", "chen")

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
-from croupier.server import throttle
+from croupier.server import ledger, throttle
 from croupier.server.auth import (
     AuthError,
     Identity,
@@ -40,7 +40,7 @@ from croupier.server.passwords import MAX_PASSWORD, MIN_PASSWORD, WeakPassword, 
 from croupier.server.routes_tables import signed_in
 
 if TYPE_CHECKING:
-    from croupier.server.app import Service
+    from croupier.server.service import Service
 
 log = logging.getLogger("croupier.server")
 
@@ -96,6 +96,17 @@ def accounts_router(service: "Service") -> APIRouter:
             await service.hub.publish(f"account:{account_id}", message)
         except Exception:  # a socket left open is refused at its next reconnect; the tokens are revoked
             log.warning("could not tell the sockets of account %s that it signed out", account_id, exc_info=True)
+
+    @router.get("/me")
+    async def me(identity: Me) -> dict[str, Any]:
+        async with service.reader() as session:
+            balance = await ledger.balance(session, identity.id) if identity.role == "player" else None
+        return {
+            "id": identity.id,
+            "name": identity.name,
+            "role": identity.role,
+            "balance": None if balance is None else ledger.money_text(balance),
+        }
 
     @router.post("/accounts", status_code=201)
     async def register(body: NewAccount, request: Request) -> dict[str, Any]:

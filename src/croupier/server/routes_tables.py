@@ -20,7 +20,7 @@ from croupier.server.inputs import Amount as Money
 from croupier.server.inputs import Seconds, StrictBool
 
 if TYPE_CHECKING:
-    from croupier.server.app import Service
+    from croupier.server.service import Service
 
 MAX_ID = 2**62
 
