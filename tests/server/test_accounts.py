@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 import uuid
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -295,7 +295,7 @@ def test_tokens_are_bounded_and_expired_ones_deleted(sqlite_server: Server, fake
 
     async def expired(session: Any) -> None:
         async with session.begin():
-            session.add(Token(digest="0" * 64, account_id=gus_id, expires_at=datetime.now(UTC) - timedelta(hours=1)))
+            session.add(Token(digest="0" * 64, account_id=gus_id, expires_at=server.clock.now() - timedelta(hours=1)))
 
     server.client.portal.call(lambda: _with_session(server, expired))
     first = server.login("gus", GOOD)

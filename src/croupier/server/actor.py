@@ -242,7 +242,12 @@ class TableActor:
         for account_id, amount in sorted(per_account.items()):
             wallet = wallets[account_id]
             _tx, after = await ledger.post(
-                session, "refund", [(in_play, -amount), (wallet, amount)], round_id=record.id, memo=reason
+                session,
+                "refund",
+                [(in_play, -amount), (wallet, amount)],
+                round_id=record.id,
+                memo=reason,
+                now=self.clock.now(),
             )
             balances[account_id] = after[wallet]
         record.status = "voided"

@@ -131,7 +131,7 @@ def accounts_router(service: "Service") -> APIRouter:
                 await throttle.failed(session, throttle.REGISTER, where, now())
                 taken = await name_taken(session, body.name)
                 if taken is None:
-                    account = await create_account(session, body.name, body.password, password_hash=hashed)
+                    account = await create_account(session, body.name, body.password, password_hash=hashed, now=now())
                     answer = {"id": account.id, "name": account.name, "role": account.role}
         except IntegrityError:  # the same name (or one like it) opened at this very moment
             taken = body.name
@@ -153,7 +153,7 @@ def accounts_router(service: "Service") -> APIRouter:
                 await throttle.check(session, keys, now())  # a lock placed while the password was checked
                 if account.disabled_at is not None:
                     raise Refused(disabled_message(account.name), 403)
-                token = await issue_token(session, account)
+                token = await issue_token(session, account, now())
                 await throttle.succeeded(session, throttle.NAME, keys[0][1])
             else:
                 for rule, key in keys:

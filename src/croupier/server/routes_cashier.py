@@ -1,6 +1,7 @@
 """The cashier: deposits and withdrawals (each one unit of work: the idempotency key, the ledger's
 transaction and the answer commit together or not at all), the player search and the ledger's check."""
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
@@ -43,7 +44,7 @@ async def move_money(
             stored = await keyed.replayed(session)
             if stored is not None:
                 return stored
-            account, answer = await _post(session, kind, body, identity)
+            account, answer = await _post(session, kind, body, identity, service.clock.now())
             keyed.remember(session, answer, service.clock.now())
     except IntegrityError:  # the same key, raced: the first answer stands
         async with service.session() as again:
@@ -56,7 +57,7 @@ async def move_money(
 
 
 async def _post(
-    session: AsyncSession, kind: str, body: MoneyBody, identity: Identity
+    session: AsyncSession, kind: str, body: MoneyBody, identity: Identity, now: datetime
 ) -> tuple[Account, dict[str, Any]]:
     """The ledger's side of a deposit or withdrawal: the player's wallet against the cashier's."""
     account = await session.scalar(select(Account).where(Account.name == body.account))
@@ -78,6 +79,7 @@ async def _post(
         [(wallet, sign * cents), (cashier, -sign * cents)],
         memo=f"{kind} by {identity.name}",
         who=account.name,
+        now=now,
     )
     answer = {"account": account.name, kind: ledger.money_text(cents), "balance": ledger.money_text(after[wallet])}
     return account, answer

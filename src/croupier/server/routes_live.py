@@ -39,7 +39,7 @@ async def _viewer(service: "Service", websocket: WebSocket, token: str | None) -
         return True, None
     try:
         async with service.reader() as session:
-            return True, await identify(session, token)
+            return True, await identify(session, token, service.clock.now())
     except AuthError as error:
         await refuse_socket(websocket, 4401, str(error))
         return False, None

@@ -135,7 +135,7 @@ def play_router(service: "Service") -> APIRouter:
         viewer: Identity | None = None
         if authorization and authorization.lower().startswith("bearer "):
             async with service.reader() as session:
-                viewer = await identify(session, authorization[7:].strip())
+                viewer = await identify(session, authorization[7:].strip(), service.clock.now())
         if viewer is None:
             return await service.snapshot(table_id, None)
         return await service.snapshot(table_id, viewer.name, staff=viewer.role in STAFF)

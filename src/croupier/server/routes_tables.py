@@ -77,7 +77,7 @@ def signed_in(service: "Service") -> Callable[..., Awaitable[Identity]]:
         if not authorization or not authorization.lower().startswith("bearer "):
             raise AuthError("sign in first: send Authorization: Bearer TOKEN")
         async with service.reader() as session:
-            return await identify(session, authorization[7:].strip())
+            return await identify(session, authorization[7:].strip(), service.clock.now())
 
     return who
 

@@ -8,7 +8,7 @@ import contextlib
 import hashlib
 import logging
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import or_, select, update
@@ -19,7 +19,7 @@ from croupier.errors import CroupierError
 from croupier.server import codes
 from croupier.server.actor import TableActor
 from croupier.server.auth import Identity
-from croupier.server.clock import Clock
+from croupier.server.clock import Clock, SystemClock
 from croupier.server.commands import Command, Refused
 from croupier.server.db import is_sqlite, make_engine, migrate, normalise_url, retrying, sessions
 from croupier.server.fence import fenced_sessions
@@ -61,6 +61,9 @@ class Settings:
 class Service:
     settings: Settings
     clock: Clock
+    lease_clock: Clock = field(default_factory=SystemClock)
+    """The clock of the table leases: the system's by default, since every process of a deployment compares
+    its leases with the others' (a test may give one; the tables' own clock is ``clock``)."""
     engine: AsyncEngine | None = None
     sessions: async_sessionmaker[AsyncSession] | None = None
     readers: async_sessionmaker[AsyncSession] | None = None
@@ -115,7 +118,7 @@ class Service:
                 log.exception("lease renewal failed")
 
     async def _lease_round(self) -> None:
-        now = datetime.now(UTC)
+        now = self.lease_clock.now()
         until = now + timedelta(seconds=self.settings.lease_seconds)
         me = self.hub.process
         lost: list[int] = []
