@@ -27,21 +27,17 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from croupier.blackjack.presets import blackjack_rules
 from croupier.errors import CroupierError, MoneyError
 from croupier.money import format_amount, parse_amount
-from croupier.server import faults, idempotency, ledger, liveshoe, seating, settlement, shoes, stakes
+from croupier.server import drivers, faults, idempotency, ledger, liveshoe, seating, settlement, shoes, stakes
 from croupier.server.clock import Clock
 from croupier.server.commands import Command, Refused
 from croupier.server.fair import new_seed
 from croupier.server.fence import LeaseLost
 from croupier.server.games import (
-    BaccaratRound,
     BlackjackDriver,
-    BlackjackRound,
     GameRound,
     Pending,
-    driver_for,
     read_card,
 )
 from croupier.server.hub import Hub
@@ -55,17 +51,6 @@ ALERTS_KEPT = 50
 
 MAX_AMOUNT_DIGITS = 15
 """An amount with more integer digits than this is refused at once (a wallet holds at most 10^13)."""
-
-
-def table_rules(row: GameTable) -> Any:
-    overrides = dict(row.overrides)
-    overrides["min_bet"] = ledger.money_text(row.min_bet)
-    overrides["max_bet"] = ledger.money_text(row.max_bet)
-    if row.game == "blackjack":
-        return blackjack_rules(row.preset, overrides)
-    from croupier.baccarat.presets import baccarat_rules
-
-    return baccarat_rules(row.preset, overrides)
 
 
 class TableActor:
@@ -107,8 +92,8 @@ class TableActor:
         self.shoe_id: int | None = None
         self.commitment: str | None = None
         try:
-            self.rules = table_rules(row)
-            self.driver = driver_for(self.rules)
+            self.rules = drivers.table_rules(row)
+            self.driver = drivers.driver_for(row.game, self.rules)
         except Exception as error:  # a table that cannot be set up is stopped, with the reason, not a crash
             log.error("table %s cannot start: %s", row.name, error)
             self.rules = None
@@ -609,28 +594,12 @@ class TableActor:
 
     async def _misdeal(self, command: Command) -> dict[str, Any]:
         """A misdeal that cannot be corrected (Art. 2.1): every card of the deal is void, the bets stand,
-        and the round is dealt again from the same shoe, after burning 3 at an online table (§3.5)."""
+        and the round is dealt again from the same shoe, after the rules' ``burn_after_misdeal`` burns (online
+        §3.5: 3); baccarat Art. 10 (``drivers.GAMES``)."""
         who = command.identity
         if who.role != "supervisor":
             raise Refused("a misdeal needs a supervisor's approval (Art. 2.1; online §3.5)", 403)
-        round_ = self.round
-        if isinstance(round_, BaccaratRound):
-            return await liveshoe.baccarat_misdeal(self, round_)
-        if round_ is None or self.phase != "playing" or not isinstance(round_, BlackjackRound):
-            raise Refused("no blackjack deal in play to void")
-        burn = liveshoe.misdeal_burn(self.rules)
-        self.voided_cards.extend(round_.cards_drawn())
-        self.misdeals.append(len(round_.cards_drawn()))
-        self.misdeal_burn = burn
-        round_.void("misdeal (Art. 2.1)")
-        await self._publish_engine_events()
-        fresh = BlackjackRound(round_.table, round_.table.replay_voided(round_.round, burn=burn))
-        self.round = fresh
-        self.ops_seen = 0
-        fresh.close_betting()
-        await self._publish({"type": "redeal", "burn": burn})
-        await self._publish_engine_events()
-        return {"accepted": True, "misdeal": True, "burn": burn}
+        return await drivers.game_of(self.game).misdeal(self, self.round)
 
     # --------------------------------------------------------------------------------------------
     # settlement

@@ -12,11 +12,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from croupier.errors import CroupierError
 from croupier.server import ledger, tables_admin
-from croupier.server.actor import TableActor, table_rules
+from croupier.server.actor import TableActor
 from croupier.server.auth import Identity, identify
 from croupier.server.baccarat_round import BaccaratDriver
 from croupier.server.commands import Command
 from croupier.server.deps import STAFF, Key, TableId, read_session
+from croupier.server.drivers import table_rules
 from croupier.server.inputs import Amount, StrictBool, StrictInt
 from croupier.server.models import GameTable
 from croupier.server.routes_tables import signed_in
