@@ -391,3 +391,34 @@ def test_registration_is_throttled_per_address_and_hashes_even_when_taken(
     fourth = register(server, "kim")
     assert fourth.status_code == 429 and fourth.json()["code"] == "auth.register_throttled"
     assert int(fourth.headers["Retry-After"]) >= 1
+
+
+class Tagged:
+    """A hasher whose hashes name it."""
+
+    def __init__(self, tag: int) -> None:
+        self.tag = tag
+
+    def hash(self, password: str) -> str:
+        return f"{self.tag}:{password}"
+
+    def verify(self, hash: str, password: str) -> bool:
+        return hash == f"{self.tag}:{password}"
+
+
+def test_the_dummy_hash_is_made_by_the_hasher_in_use_even_at_a_reused_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unknown name is checked against a dummy hash of the hasher in use (the same work as a real
+    account's): one cached for a hasher that is gone is not used, even by a new one at its address."""
+    monkeypatch.setattr(auth, "_DUMMY", auth._DUMMY)  # restored afterwards, as the hasher is
+    monkeypatch.setattr(auth, "_HASHER", Tagged(0))
+    assert auth._dummy_hash().startswith("0:")
+    address = id(auth._HASHER)
+    auth._HASHER = None  # type: ignore[assignment]  # the first hasher is dropped: its address may be reused
+    kept = []
+    for tag in range(1, 10_000):
+        hasher = Tagged(tag)
+        if id(hasher) == address:
+            break
+        kept.append(hasher)
+    auth._HASHER = hasher
+    assert auth._dummy_hash().startswith(f"{hasher.tag}:")

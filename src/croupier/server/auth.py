@@ -49,7 +49,9 @@ class Hasher(Protocol):
 
 _HASHER: Hasher = PasswordHasher()
 _POOL = ThreadPoolExecutor(max_workers=HASH_THREADS, thread_name_prefix="argon2")
-_DUMMY: dict[int, str] = {}
+_DUMMY: tuple[Hasher, str] | None = None
+"""The hasher the dummy hash was made with, and the hash (the hasher itself, not its id: an id is reused
+once its object is gone, and a hash another hasher made would then be checked without its work)."""
 
 
 class AuthError(CroupierError):
@@ -80,10 +82,11 @@ def password_ok(stored: str, password: str) -> bool:
 def _dummy_hash() -> str:
     """A hash of a random password no one knows, made once per hasher: what an unknown name is checked
     against."""
+    global _DUMMY
     hasher = _HASHER
-    if id(hasher) not in _DUMMY:
-        _DUMMY[id(hasher)] = hasher.hash(secrets.token_urlsafe(24))
-    return _DUMMY[id(hasher)]
+    if _DUMMY is None or _DUMMY[0] is not hasher:
+        _DUMMY = (hasher, hasher.hash(secrets.token_urlsafe(24)))
+    return _DUMMY[1]
 
 
 def _verify_or_dummy(stored: str | None, password: str) -> bool:
