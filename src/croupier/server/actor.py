@@ -35,7 +35,6 @@ from croupier.server.commands import Command, Refused
 from croupier.server.fair import new_seed
 from croupier.server.fence import LeaseLost
 from croupier.server.games import (
-    BlackjackDriver,
     GameRound,
     Pending,
     read_card,
@@ -253,8 +252,7 @@ class TableActor:
             await self._return_carry("the shoe ended with the bet standing after a tie (Art. 18); it is returned")
             await self._end_shoe()
             await self._new_shoe()
-        if isinstance(self.driver, BlackjackDriver):  # online §2.5.1, where the table says so
-            self.driver.insurance_chip = ledger.from_minor(self.row.chip) if self.row.insurance_to_chip else None
+        drivers.game_of(self.game).before_round(self.driver, self.row)
         self.round = self.driver.next_round()
         self.round.set_seated(self.seats.names())
         self.matching = {}
@@ -497,7 +495,7 @@ class TableActor:
             raise
         if sits_at is not None:
             await self._publish({"type": "seated", "box": sits_at, "player": who.name})
-        if self.game == "blackjack":
+        if drivers.game_of(self.game).shared_boxes:
             self.matching[(who.name, int(spot))] = match
         self.accounts[who.name] = who.id
         with faults.after_commit("bet"):

@@ -38,11 +38,28 @@ class Game:
     """The engine driver that deals the game's rounds under those rules."""
     misdeal: Callable[[TableActor, Any], Awaitable[dict[str, Any]]]
     """A misdeal the supervisor approved: blackjack Art. 2.1 (online §3.5), baccarat Art. 10."""
+    before_round: Callable[[Any, GameTable], None]
+    """The table's settings the driver takes before each round."""
+    shared_boxes: bool
+    """Whether others bet on a player's box and match its doubles and splits (blackjack Art. 13)."""
+
+
+def _blackjack_before_round(driver: BlackjackDriver, row: GameTable) -> None:
+    """Online §2.5.1: insurance rounded to the table's chip, where the table says so."""
+    driver.insurance_chip = ledger.from_minor(row.chip) if row.insurance_to_chip else None
+
+
+def _nothing_before_round(_driver: BaccaratDriver, _row: GameTable) -> None:
+    return None
 
 
 GAMES: dict[str, Game] = {
-    "blackjack": Game(_blackjack_rules, BlackjackDriver, liveshoe.blackjack_misdeal),
-    "baccarat": Game(_baccarat_rules, BaccaratDriver, liveshoe.baccarat_misdeal),
+    "blackjack": Game(
+        _blackjack_rules, BlackjackDriver, liveshoe.blackjack_misdeal, _blackjack_before_round, shared_boxes=True
+    ),
+    "baccarat": Game(
+        _baccarat_rules, BaccaratDriver, liveshoe.baccarat_misdeal, _nothing_before_round, shared_boxes=False
+    ),
 }
 
 
