@@ -15,11 +15,11 @@ if TYPE_CHECKING:
 
 
 def history_router(service: "Service") -> APIRouter:
-    router = APIRouter(prefix="/api", tags=["history"])
+    router = APIRouter(prefix="/api")
     Me = Annotated[Identity, Depends(signed_in(service))]
     ReadDb = Annotated[AsyncSession, Depends(read_session(service))]
 
-    @router.get("/history")
+    @router.get("/history", tags=["history"])
     async def my_history(
         identity: Me,
         session: ReadDb,
@@ -28,11 +28,11 @@ def history_router(service: "Service") -> APIRouter:
     ) -> list[dict[str, Any]]:
         return await history.player_history(session, identity.id, limit, before)
 
-    @router.get("/rounds/{round_id}")
+    @router.get("/rounds/{round_id}", tags=["history"])
     async def one_round(round_id: RoundId, identity: Me, session: ReadDb) -> dict[str, Any]:
         return await history.round_document(session, round_id, identity.id, identity.role)
 
-    @router.get("/rounds/{round_id}/transcript")
+    @router.get("/rounds/{round_id}/transcript", tags=["history"])
     async def round_transcript(round_id: RoundId, identity: Me, session: ReadDb) -> dict[str, Any]:
         return await history.transcript(session, round_id, identity.id, identity.role)
 
