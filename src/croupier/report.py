@@ -196,6 +196,7 @@ _NO_EFFECT = {
     "burn_at_shoe_start": "unseen cards change no expectation; the cut-card simulation shows the rest",
     "burn_each_round": "as above",
     "burn_before_dealer_second": "as above",
+    "burn_after_misdeal": "as above",
     "cut_card": "no effect on a round's expectation from a full shoe; see the cut-card effect below",
     "double_for_less": "a full double is always at least as good as a smaller one",
     "insurance_pays": "insurance is a separate bet (shown above), never taken by the strategy",

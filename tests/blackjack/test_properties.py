@@ -70,6 +70,7 @@ VALUES: dict[str, tuple[object, ...]] = {
     "burn_at_shoe_start": ("decks", 0, 1, 6, 10),
     "burn_each_round": (0, 1, 2),
     "burn_before_dealer_second": (0, 1, 2),
+    "burn_after_misdeal": (0, 3, 10),
     "cut_card": ("20-30", "52-78", "40-60", "70-90", 150, "none"),
     "min_bet": (None, "1", "2.5"),
     "max_bet": (None, "100", "250"),

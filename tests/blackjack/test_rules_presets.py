@@ -36,6 +36,7 @@ PRESET_TABLE = {
     "burn_at_shoe_start": ("decks", 6),
     "burn_each_round": (1, 0),
     "burn_before_dealer_second": (1, 0),
+    "burn_after_misdeal": (0, 3),
     "blackjack_pays": (Ratio(3, 2), Ratio(3, 2)),
     "insurance_pays": (Ratio(2, 1), Ratio(2, 1)),
 }
@@ -67,6 +68,7 @@ def test_every_parameter_of_rules_md_is_a_named_rule_parameter() -> None:
         ("max_split_hands", 5, "1-4"),
         ("burn_at_shoe_start", 11, "decks or 0-10"),
         ("burn_each_round", 3, "0-2"),
+        ("burn_after_misdeal", 11, "0-10"),
         ("blackjack_pays", "3/2", "a ratio"),
         ("insurance_pays", "2:3", "a ratio"),
         ("cut_card", "half", "range"),

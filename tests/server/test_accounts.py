@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 import uuid
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -295,12 +295,13 @@ def test_tokens_are_bounded_and_expired_ones_deleted(sqlite_server: Server, fake
 
     async def expired(session: Any) -> None:
         async with session.begin():
-            session.add(Token(digest="0" * 64, account_id=gus_id, expires_at=datetime.now(UTC) - timedelta(hours=1)))
+            session.add(Token(digest="0" * 64, account_id=gus_id, expires_at=server.clock.now() - timedelta(hours=1)))
 
     server.client.portal.call(lambda: _with_session(server, expired))
     first = server.login("gus", GOOD)
     assert run(server, lambda s: s.scalar(select(func.count()).where(Token.digest == "0" * 64))) == 0
     for _ in range(auth.MAX_TOKENS):
+        server.advance(1)  # each token a second younger than the last, by the server's clock
         server.login("gus", GOOD)
     assert run(server, lambda s: s.scalar(select(func.count()).where(Token.account_id == gus_id))) == auth.MAX_TOKENS
     assert server.client.get("/api/me", headers=first).status_code == 401  # the oldest went
@@ -390,3 +391,34 @@ def test_registration_is_throttled_per_address_and_hashes_even_when_taken(
     fourth = register(server, "kim")
     assert fourth.status_code == 429 and fourth.json()["code"] == "auth.register_throttled"
     assert int(fourth.headers["Retry-After"]) >= 1
+
+
+class Tagged:
+    """A hasher whose hashes name it."""
+
+    def __init__(self, tag: int) -> None:
+        self.tag = tag
+
+    def hash(self, password: str) -> str:
+        return f"{self.tag}:{password}"
+
+    def verify(self, hash: str, password: str) -> bool:
+        return hash == f"{self.tag}:{password}"
+
+
+def test_the_dummy_hash_is_made_by_the_hasher_in_use_even_at_a_reused_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unknown name is checked against a dummy hash of the hasher in use (the same work as a real
+    account's): one cached for a hasher that is gone is not used, even by a new one at its address."""
+    monkeypatch.setattr(auth, "_DUMMY", auth._DUMMY)  # restored afterwards, as the hasher is
+    monkeypatch.setattr(auth, "_HASHER", Tagged(0))
+    assert auth._dummy_hash().startswith("0:")
+    address = id(auth._HASHER)
+    auth._HASHER = None  # type: ignore[assignment]  # the first hasher is dropped: its address may be reused
+    kept = []
+    for tag in range(1, 10_000):
+        hasher = Tagged(tag)
+        if id(hasher) == address:
+            break
+        kept.append(hasher)
+    auth._HASHER = hasher
+    assert auth._dummy_hash().startswith(f"{hasher.tag}:")

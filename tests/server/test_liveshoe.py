@@ -246,10 +246,41 @@ def test_a_card_dealt_to_the_wrong_box_is_moved_art_2_1(staff: Staff) -> None:
 
 def test_a_misdeal_burns_as_the_rules_say_online_3_5() -> None:
     from croupier.blackjack.presets import blackjack_rules
-    from croupier.server.liveshoe import misdeal_burn
 
-    assert misdeal_burn(blackjack_rules("live-online", {})) == 3
-    assert misdeal_burn(blackjack_rules("macau-1983", {})) == 0
+    assert blackjack_rules("live-online", {}).burn_after_misdeal == 3
+    assert blackjack_rules("macau-1983", {}).burn_after_misdeal == 0
+    assert blackjack_rules("macau-1983", {"burn_after_misdeal": "2"}).burn_after_misdeal == 2
+
+
+def test_a_misdeal_burns_the_rule_parameters_cards(sqlite_server: Server) -> None:
+    """The burn is the table's ``burn_after_misdeal`` (a rule parameter), not its preset's name: a
+    Macau table set to burn 2 burns 2, though the preset burns none."""
+    server = sqlite_server
+    sam, ana = server.login("sam"), server.login("ana")
+    table = {
+        "name": "burn-two",
+        "game": "blackjack",
+        "preset": "macau-1983",
+        "overrides": {"burn_after_misdeal": "2"},
+        "min_bet": "10",
+        "max_bet": "1000",
+        "chip": "1",
+        "betting_seconds": 10,
+        "decision_seconds": 10,
+        "mode": "live",
+        "dealer": "dora",
+    }
+    assert server.client.post("/api/tables", json=table, headers=sam).status_code == 201
+    server.quiet()
+    entry = next(t for t in server.client.get("/api/tables").json() if t["name"] == "burn-two")
+    assert entry["parameters"]["burn_after_misdeal"] == "2"
+    assert server.bet(ana, entry["id"], "1", "10").status_code == 200
+    server.advance(10)
+    answer = server.client.post(f"/api/tables/{entry['id']}/misdeal", headers=sam)
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == {"accepted": True, "misdeal": True, "burn": 2}
+    server.quiet()
+    assert server.view(entry["id"])["phase"] == "playing"  # dealt again, ana's bet standing
 
 
 # ------------------------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ MACAU_1983 = Rules(
     burn_at_shoe_start="decks",  # Art. 2.1
     burn_each_round=1,  # Art. 2.4
     burn_before_dealer_second=1,  # Art. 2.4, 3.1a
+    burn_after_misdeal=0,  # Art. 2.1 names no burn before a misdealt round is dealt again
     cut_card=(20, 30),  # Art. 2.1, 2.2: between the last 20 and 30 cards
     box_cards_face_down=True,  # Art. 3.1a: each box's two cards face down, shown once the box has played
 )
@@ -65,6 +66,7 @@ LIVE_ONLINE = Rules(
     burn_at_shoe_start=6,  # §3.5
     burn_each_round=0,
     burn_before_dealer_second=0,
+    burn_after_misdeal=3,  # §3.5: after a game error, with the supervisor's approval, burn 3
     cut_card=(52, 78),  # §3.2.2: the house sets penetration; one to one and a half decks from the end
 )
 

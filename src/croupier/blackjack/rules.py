@@ -56,6 +56,9 @@ class Rules:
     burn_at_shoe_start: int | Literal["decks"]
     burn_each_round: int
     burn_before_dealer_second: int
+    burn_after_misdeal: int
+    """Cards burned before a misdealt round is dealt again with its bets standing (Art. 2.1; online §3.5:
+    3, with the supervisor's approval)."""
     cut_card: tuple[int, int] | int | None
     min_bet: Decimal | None = None
     max_bet: Decimal | None = None
@@ -124,6 +127,7 @@ PARAMS: dict[str, Param] = {
         ),
         Param("burn_each_round", integer(0, 2), "0-2", "Art. 2.4"),
         Param("burn_before_dealer_second", integer(0, 2), "0-2", "Art. 2.4, 3.1a"),
+        Param("burn_after_misdeal", integer(0, 10), "0-10", "Art. 2.1; online §3.5"),
         Param(
             "cut_card",
             lambda raw: parse_cut_card_range(raw),

@@ -27,29 +27,21 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from croupier.blackjack.presets import blackjack_rules
 from croupier.errors import CroupierError, MoneyError
 from croupier.money import format_amount, parse_amount
-from croupier.rng import commitment
-from croupier.server import faults, ledger, liveshoe, seating, stakes
+from croupier.server import drivers, faults, idempotency, ledger, liveshoe, seating, settlement, shoes, stakes
 from croupier.server.clock import Clock
-from croupier.server.commands import Command, Refused, request_digest
-from croupier.server.db import retrying
+from croupier.server.commands import Command, Refused
 from croupier.server.fair import new_seed
 from croupier.server.fence import LeaseLost
 from croupier.server.games import (
-    BaccaratRound,
-    BlackjackDriver,
-    BlackjackRound,
     GameRound,
     Pending,
-    driver_for,
     read_card,
 )
 from croupier.server.hub import Hub
-from croupier.server.models import BetRecord, GameTable, IdempotencyRecord, RoundRecord, ShoeRecord
+from croupier.server.models import BetRecord, GameTable, RoundRecord
 from croupier.server.seats import BACCARAT_SEATS, Seats
-from croupier.shoe import Shoe
 
 log = logging.getLogger("croupier.server")
 
@@ -58,17 +50,6 @@ ALERTS_KEPT = 50
 
 MAX_AMOUNT_DIGITS = 15
 """An amount with more integer digits than this is refused at once (a wallet holds at most 10^13)."""
-
-
-def table_rules(row: GameTable) -> Any:
-    overrides = dict(row.overrides)
-    overrides["min_bet"] = ledger.money_text(row.min_bet)
-    overrides["max_bet"] = ledger.money_text(row.max_bet)
-    if row.game == "blackjack":
-        return blackjack_rules(row.preset, overrides)
-    from croupier.baccarat.presets import baccarat_rules
-
-    return baccarat_rules(row.preset, overrides)
 
 
 class TableActor:
@@ -110,8 +91,8 @@ class TableActor:
         self.shoe_id: int | None = None
         self.commitment: str | None = None
         try:
-            self.rules = table_rules(row)
-            self.driver = driver_for(self.rules)
+            self.rules = drivers.table_rules(row)
+            self.driver = drivers.driver_for(row.game, self.rules)
         except Exception as error:  # a table that cannot be set up is stopped, with the reason, not a crash
             log.error("table %s cannot start: %s", row.name, error)
             self.rules = None
@@ -221,95 +202,17 @@ class TableActor:
     # shoes
 
     async def _new_shoe(self) -> None:
-        """A new shoe: its commitment is published first; then the first seated player may cut (supply
-        the client seed, docs/rules.md §5, Art. 2.1 "a player cuts"); then the shoe is built and dealt from."""
-        rules = self.rules
-        live = self.row.mode == "live"
-        seed = b""
-        async with self.sessions() as session, session.begin():
-            record = ShoeRecord(
-                table_id=self.table_id,
-                mode="live" if live else "fair",
-                client_seed=f"table-{self.table_id}",
-                rules={k: getattr(self.row, k) for k in ("preset", "overrides", "min_bet", "max_bet")},
-                started_at=self.clock.now(),
-            )
-            session.add(record)
-            await session.flush()
-            record.nonce = record.id
-            if not live:
-                seed = self.seeds(record.id)
-                record.server_seed = seed.hex()
-                record.commitment = commitment(seed)
-            shoe_id, nonce, client_seed = record.id, record.nonce, record.client_seed
-            self.commitment = record.commitment
-        self.shoe_id = shoe_id  # stored: a fault from here on ends it
-        self.round_number = 0
-        await self._publish({"type": "new_shoe", "shoe": shoe_id, "commitment": self.commitment})
-        if live:
-            shoe = Shoe.live(rules.decks)
-        else:
-            cut = await seating.await_cut(self)
-            if cut is not None:
-                client_seed = cut
-            shoe = self.driver.build(seed, client_seed, nonce)
-            self.driver.load(shoe)
-            # what the shoe's start procedure drew at once (baccarat Art. 2.1: the turned first card and its
-            # burns): no round's, so kept with the shoe for croupier verify (shown once the shoe has ended)
-            async with self.sessions() as session, session.begin():
-                await session.execute(
-                    update(ShoeRecord)
-                    .where(ShoeRecord.id == shoe_id)
-                    .values(
-                        client_seed=client_seed,
-                        cut_card=shoe.cut_card,
-                        start_cards=[str(card) for card in shoe.drawn()],
-                    )
-                )
-            return
-        self.driver.load(shoe)
+        await shoes.new_shoe(self)
 
     async def _end_shoe(self) -> None:
-        if self.shoe_id is None:
-            return
-        async with self.sessions() as session, session.begin():
-            await session.execute(
-                update(ShoeRecord).where(ShoeRecord.id == self.shoe_id).values(ended_at=self.clock.now())
-            )
-        await self._publish({"type": "shoe_ended", "shoe": self.shoe_id})
-        self.shoe_id = None
+        await shoes.end_shoe(self)
 
     # --------------------------------------------------------------------------------------------
     # recovery
 
     async def recover(self) -> None:
-        """Void what a stopped process left unfinished and return its bets; end its shoes."""
-        async with self.sessions() as session, session.begin():
-            unfinished = (
-                await session.scalars(
-                    select(RoundRecord).where(
-                        RoundRecord.table_id == self.table_id, RoundRecord.status.in_(("betting", "playing"))
-                    )
-                )
-            ).all()
-            accounts = (
-                await session.scalars(
-                    select(BetRecord.account_id).where(BetRecord.round_id.in_([r.id for r in unfinished])).distinct()
-                )
-            ).all()
-            wallets = [await ledger.player_wallet(session, account_id) for account_id in accounts]
-            await ledger.lock_wallets(session, [await ledger.system_wallet(session, "in_play"), *wallets])
-            for record in unfinished:
-                await self._refund(
-                    session,
-                    record,
-                    "the server stopped during the round; it is void and every bet is returned (Art. 2.1)",
-                )
-            await session.execute(
-                update(ShoeRecord)
-                .where(ShoeRecord.table_id == self.table_id, ShoeRecord.ended_at.is_(None))
-                .values(ended_at=self.clock.now())
-            )
+        """Void what a stopped process left unfinished and return its bets; end its shoes (settlement.py)."""
+        await settlement.recover(self)
 
     async def _refund(self, session: AsyncSession, record: RoundRecord, reason: str) -> dict[int, int]:
         bets = (await session.scalars(select(BetRecord).where(BetRecord.round_id == record.id))).all()
@@ -323,7 +226,12 @@ class TableActor:
         for account_id, amount in sorted(per_account.items()):
             wallet = wallets[account_id]
             _tx, after = await ledger.post(
-                session, "refund", [(in_play, -amount), (wallet, amount)], round_id=record.id, memo=reason
+                session,
+                "refund",
+                [(in_play, -amount), (wallet, amount)],
+                round_id=record.id,
+                memo=reason,
+                now=self.clock.now(),
             )
             balances[account_id] = after[wallet]
         record.status = "voided"
@@ -344,8 +252,7 @@ class TableActor:
             await self._return_carry("the shoe ended with the bet standing after a tie (Art. 18); it is returned")
             await self._end_shoe()
             await self._new_shoe()
-        if isinstance(self.driver, BlackjackDriver):  # online §2.5.1, where the table says so
-            self.driver.insurance_chip = ledger.from_minor(self.row.chip) if self.row.insurance_to_chip else None
+        drivers.game_of(self.game).before_round(self.driver, self.row)
         self.round = self.driver.next_round()
         self.round.set_seated(self.seats.names())
         self.matching = {}
@@ -408,23 +315,7 @@ class TableActor:
         await self._finish_round()
 
     async def _return_carry(self, reason: str) -> None:
-        """Bets standing after a tie whose next coup will not be dealt (the table closes, the shoe ends):
-        their round record is void and the bets are returned."""
-        if self.carry is None:
-            return
-        round_id, _accounts, _before = self.carry
-        self.carry = None
-
-        async def store() -> dict[int, int]:
-            async with self.sessions() as session, session.begin():
-                record = await session.get(RoundRecord, round_id)
-                if record is not None and record.status == "betting":
-                    return await self._refund(session, record, reason)
-                return {}
-
-        balances = await retrying(store)
-        for account_id, cents in balances.items():
-            await self._tell_balance(account_id, cents)
+        await settlement.return_carry(self, reason)
 
     def _squeeze_seconds(self) -> float:
         """How long the holders may squeeze before the dealer turns the cards (Art. 16)."""
@@ -542,48 +433,26 @@ class TableActor:
             command.future.set_result(answer)
 
     # --------------------------------------------------------------------------------------------
-    # idempotency
+    # idempotency (croupier.server.idempotency)
 
-    def _scope(self, command: Command) -> str:
-        """A key is this table's and this operation's: the same key sent to another table, or for another
-        operation, is another request (``IdempotencyRecord``)."""
-        return f"table:{self.table_id}:{command.kind}"
-
-    async def _replayed(self, session: AsyncSession, command: Command) -> dict[str, Any] | None:
+    def keyed(self, command: Command) -> idempotency.Keyed | None:
+        """The command under its key, in this table's scope for its operation; None without a key."""
         if command.key is None:
             return None
-        record = await session.scalar(
-            select(IdempotencyRecord).where(
-                IdempotencyRecord.account_id == command.identity.id,
-                IdempotencyRecord.scope == self._scope(command),
-                IdempotencyRecord.key == command.key,
-            )
-        )
-        if record is None:
-            return None
-        if record.request_digest != request_digest(command.kind, command.payload):
-            raise Refused(f"Idempotency-Key {command.key!r} was used for a different request; use a new key", 422)
-        return dict(record.response)
+        scope = idempotency.table_scope(self.table_id, command.kind)
+        return idempotency.Keyed(command.identity.id, scope, command.key, command.kind, command.payload)
 
-    async def _remember(self, session: AsyncSession, command: Command, answer: dict[str, Any]) -> None:
-        if command.key is not None:
-            session.add(
-                IdempotencyRecord(
-                    account_id=command.identity.id,
-                    scope=self._scope(command),
-                    key=command.key,
-                    request_digest=request_digest(command.kind, command.payload),
-                    status=200,
-                    response=answer,
-                    created_at=self.clock.now(),
-                )
-            )
+    def remember(self, session: AsyncSession, command: Command, answer: dict[str, Any]) -> None:
+        keyed = self.keyed(command)
+        if keyed is not None:
+            keyed.remember(session, answer, self.clock.now())
 
     async def _stored_answer(self, command: Command) -> dict[str, Any] | None:
-        if command.key is None:
+        keyed = self.keyed(command)
+        if keyed is None:
             return None
         async with self.readers() as session:
-            return await self._replayed(session, command)
+            return await keyed.replayed(session)
 
     # --------------------------------------------------------------------------------------------
     # commands
@@ -626,7 +495,7 @@ class TableActor:
             raise
         if sits_at is not None:
             await self._publish({"type": "seated", "box": sits_at, "player": who.name})
-        if self.game == "blackjack":
+        if drivers.game_of(self.game).shared_boxes:
             self.matching[(who.name, int(spot))] = match
         self.accounts[who.name] = who.id
         with faults.after_commit("bet"):
@@ -723,79 +592,18 @@ class TableActor:
 
     async def _misdeal(self, command: Command) -> dict[str, Any]:
         """A misdeal that cannot be corrected (Art. 2.1): every card of the deal is void, the bets stand,
-        and the round is dealt again from the same shoe, after burning 3 at an online table (§3.5)."""
+        and the round is dealt again from the same shoe, after the rules' ``burn_after_misdeal`` burns (online
+        §3.5: 3); baccarat Art. 10 (``drivers.GAMES``)."""
         who = command.identity
         if who.role != "supervisor":
             raise Refused("a misdeal needs a supervisor's approval (Art. 2.1; online §3.5)", 403)
-        round_ = self.round
-        if isinstance(round_, BaccaratRound):
-            return await liveshoe.baccarat_misdeal(self, round_)
-        if round_ is None or self.phase != "playing" or not isinstance(round_, BlackjackRound):
-            raise Refused("no blackjack deal in play to void")
-        burn = liveshoe.misdeal_burn(self.rules)
-        self.voided_cards.extend(round_.cards_drawn())
-        self.misdeals.append(len(round_.cards_drawn()))
-        self.misdeal_burn = burn
-        round_.void("misdeal (Art. 2.1)")
-        await self._publish_engine_events()
-        fresh = BlackjackRound(round_.table, round_.table.replay_voided(round_.round, burn=burn))
-        self.round = fresh
-        self.ops_seen = 0
-        fresh.close_betting()
-        await self._publish({"type": "redeal", "burn": burn})
-        await self._publish_engine_events()
-        return {"accepted": True, "misdeal": True, "burn": burn}
+        return await drivers.game_of(self.game).misdeal(self, self.round)
 
     # --------------------------------------------------------------------------------------------
     # settlement
 
     async def _finish_round(self) -> None:
-        round_ = self.round
-        assert round_ is not None and self.round_id is not None
-        round_id = self.round_id
-
-        async def store() -> dict[int, int]:
-            balances: dict[int, int]
-            async with self.sessions() as session, session.begin():
-                record = await session.get(RoundRecord, round_id)
-                assert record is not None
-                record.cards = self.voided_cards + round_.cards_drawn()
-                if round_.voided:
-                    reason = "the round was void (Art. 2.1); every bet is returned"
-                    balances = await self._refund(session, record, reason)
-                    record.spec = {"voided_after_cards": len(record.cards)}
-                else:
-                    balances = await stakes.settle(self, session, record, round_)
-                    if isinstance(round_, BlackjackRound) and round_.face_up_voided():
-                        record.result = {**(record.result or {}), "voided_cards": round_.face_up_voided()}
-                    if self.misdeals and isinstance(round_, BaccaratRound):  # Art. 10: the coup voided once
-                        record.spec = {**(record.spec or {}), "misdeal_after_cards": self.misdeals[0]}
-                    elif self.misdeals:
-                        record.spec = {
-                            **(record.spec or {}),
-                            "misdeal_after_cards": list(self.misdeals),
-                            "burn_after_misdeal": self.misdeal_burn,
-                        }
-                record.log = self.log
-                carried = {} if round_.voided else round_.carried_out()
-                if carried:
-                    await stakes.carry(self, session, record, carried)
-            return balances
-
-        balances = await retrying(store)  # a deadlock rolled it back whole: the same settlement again
-        self.rounds_played += 1
-        self.fault_streak = 0
-        if not round_.voided:
-            self.round_number += 1
-        self.last_round = {"id": self.round_id, "voided": round_.voided, **round_.view()}
-        await self._publish({"type": "round_over", "round": self.round_id, "voided": round_.voided})
-        for account_id, cents in balances.items():
-            await self._tell_balance(account_id, cents)
-        if round_.voided or round_.last_of_shoe or self.end_shoe_after_round:
-            self.end_shoe_after_round = False
-            await self._end_shoe()
-        self.phase = "idle"
-        self.round = None
+        await settlement.finish_round(self)
 
     # --------------------------------------------------------------------------------------------
     # what a viewer sees

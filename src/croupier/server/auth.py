@@ -29,6 +29,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from croupier.errors import CroupierError
+from croupier.server.clock import SystemClock
 from croupier.server.ledger import ensure_system_wallets
 from croupier.server.models import ROLES, Account, Token, Wallet
 from croupier.server.names import check_name, name_key
@@ -48,7 +49,9 @@ class Hasher(Protocol):
 
 _HASHER: Hasher = PasswordHasher()
 _POOL = ThreadPoolExecutor(max_workers=HASH_THREADS, thread_name_prefix="argon2")
-_DUMMY: dict[int, str] = {}
+_DUMMY: tuple[Hasher, str] | None = None
+"""The hasher the dummy hash was made with, and the hash (the hasher itself, not its id: an id is reused
+once its object is gone, and a hash another hasher made would then be checked without its work)."""
 
 
 class AuthError(CroupierError):
@@ -79,10 +82,11 @@ def password_ok(stored: str, password: str) -> bool:
 def _dummy_hash() -> str:
     """A hash of a random password no one knows, made once per hasher: what an unknown name is checked
     against."""
+    global _DUMMY
     hasher = _HASHER
-    if id(hasher) not in _DUMMY:
-        _DUMMY[id(hasher)] = hasher.hash(secrets.token_urlsafe(24))
-    return _DUMMY[id(hasher)]
+    if _DUMMY is None or _DUMMY[0] is not hasher:
+        _DUMMY = (hasher, hasher.hash(secrets.token_urlsafe(24)))
+    return _DUMMY[1]
 
 
 def _verify_or_dummy(stored: str | None, password: str) -> bool:
@@ -105,6 +109,12 @@ async def verify_off_loop(stored: str | None, password: str) -> bool:
     """Whether ``password`` is the one ``stored`` was made from, in the worker pool; ``stored`` None (no
     such account) checks a dummy hash instead, so that it takes as long, and answers False."""
     return bool(await _off_loop(_verify_or_dummy, stored, password))
+
+
+def at(now: datetime | None) -> datetime:
+    """``now`` as the caller's clock gives it (the server passes its injected clock's); None, for tools and
+    scripts outside a server, is the system clock."""
+    return now if now is not None else SystemClock().now()
 
 
 def digest(token: str) -> str:
@@ -140,9 +150,11 @@ async def create_account(
     *,
     password_hash: str | None = None,
     policy: bool = True,
+    now: datetime | None = None,
 ) -> Account:
     """Open an account. ``password_hash``: already hashed (off the loop) by the caller; ``policy``:
-    whether the password policy applies (False only for the demo's published accounts)."""
+    whether the password policy applies (False only for the demo's published accounts); ``now``: the
+    server's clock (:func:`at`)."""
     if role not in ROLES:
         raise AuthError(f"role {role!r}: the roles are {', '.join(ROLES)}")
     check_name(name)
@@ -156,7 +168,7 @@ async def create_account(
         name_key=name_key(name),
         role=role,
         password_hash=password_hash or hash_password(password),
-        created_at=datetime.now(UTC),
+        created_at=at(now),
     )
     session.add(account)
     await session.flush()
@@ -167,10 +179,10 @@ async def create_account(
     return account
 
 
-async def issue_token(session: AsyncSession, account: Account) -> str:
+async def issue_token(session: AsyncSession, account: Account, now: datetime | None = None) -> str:
     """A new token for ``account``; expired tokens (anyone's) and this account's beyond
-    :data:`MAX_TOKENS` are deleted."""
-    now = datetime.now(UTC)
+    :data:`MAX_TOKENS` are deleted; ``now``: the server's clock (:func:`at`)."""
+    now = at(now)
     await session.execute(delete(Token).where(Token.expires_at < now))
     token = secrets.token_urlsafe(32)
     session.add(Token(digest=digest(token), account_id=account.id, expires_at=now + TOKEN_LIFETIME))
@@ -182,7 +194,7 @@ async def issue_token(session: AsyncSession, account: Account) -> str:
     return token
 
 
-async def sign_in(session: AsyncSession, name: str, password: str) -> tuple[str, Identity]:
+async def sign_in(session: AsyncSession, name: str, password: str, now: datetime | None = None) -> tuple[str, Identity]:
     """Sign in with no throttling, in one transaction: for tools and tests; the server's route throttles
     (croupier.server.routes_accounts)."""
     account = await find_account(session, name)
@@ -190,14 +202,15 @@ async def sign_in(session: AsyncSession, name: str, password: str) -> tuple[str,
         raise AuthError("sign in: unknown name or wrong password")
     if account.disabled_at is not None:
         raise AuthError(disabled_message(account.name))
-    return await issue_token(session, account), Identity(account.id, account.name, account.role)
+    return await issue_token(session, account, now), Identity(account.id, account.name, account.role)
 
 
 def disabled_message(name: str) -> str:
     return f"account {name} is disabled by a supervisor; ask the cashier or a supervisor"
 
 
-async def identify(session: AsyncSession, token: str) -> Identity:
+async def identify(session: AsyncSession, token: str, now: datetime | None = None) -> Identity:
+    """Who ``token`` signs in; an expired one (by ``now``, the server's clock: :func:`at`) is refused."""
     row = (
         await session.execute(
             select(Account.id, Account.name, Account.role, Token.expires_at, Account.disabled_at)
@@ -208,7 +221,7 @@ async def identify(session: AsyncSession, token: str) -> Identity:
     if row is None:
         raise AuthError("unknown or revoked token; sign in again")
     expires = row[3] if row[3].tzinfo else row[3].replace(tzinfo=UTC)
-    if expires < datetime.now(UTC):
+    if expires < at(now):
         raise AuthError("the token has expired; sign in again")
     if row[4] is not None:
         raise AuthError(disabled_message(row[1]))

@@ -20,7 +20,7 @@ from croupier.server.auth import create_account, hash_off_loop
 from croupier.server.models import Account, GameTable
 
 if TYPE_CHECKING:
-    from croupier.server.app import Service, Settings
+    from croupier.server.service import Service, Settings
 
 DEMO_PASSWORD = "demo"
 PLAYERS = ("ana", "ben", "chen")
@@ -97,19 +97,24 @@ async def _seed(service: Service, settings: Settings) -> None:
         if await session.scalar(select(GameTable.id).limit(1)) is not None:
             return
         await ledger.ensure_system_wallets(session)
+        now = service.clock.now()
         ids: dict[str, int] = {}
         for name in PLAYERS:
             account = await create_account(
-                session, name, DEMO_PASSWORD, "player", password_hash=hashes[name], policy=False
+                session, name, DEMO_PASSWORD, "player", password_hash=hashes[name], policy=False, now=now
             )
             ids[name] = account.id
         for name, role in STAFF:
-            account = await create_account(session, name, DEMO_PASSWORD, role, password_hash=hashes[name], policy=False)
+            account = await create_account(
+                session, name, DEMO_PASSWORD, role, password_hash=hashes[name], policy=False, now=now
+            )
             ids[name] = account.id
         cashier = await ledger.system_wallet(session, "cashier")
         for name in PLAYERS:
             wallet = await ledger.player_wallet(session, ids[name])
-            await ledger.post(session, "deposit", [(wallet, START_BALANCE), (cashier, -START_BALANCE)], memo="demo")
+            await ledger.post(
+                session, "deposit", [(wallet, START_BALANCE), (cashier, -START_BALANCE)], memo="demo", now=now
+            )
         for spec in demo_tables(settings, ids["dora"]):
             session.add(GameTable(**spec))
         await session.flush()

@@ -210,7 +210,7 @@ async def end_shoe(actor: TableActor) -> None:
 
 def fresh_game(actor: TableActor) -> None:
     """Forget the round and the engine's state: the next round is dealt from a new shoe."""
-    from croupier.server.games import driver_for
+    from croupier.server.drivers import driver_for
 
     actor.round = None
     actor.round_id = None
@@ -222,7 +222,7 @@ def fresh_game(actor: TableActor) -> None:
     actor.voided_cards = []
     actor.ops_seen = 0
     actor.end_shoe_after_round = False
-    actor.driver = driver_for(actor.rules)
+    actor.driver = driver_for(actor.game, actor.rules)
 
 
 async def quietly(actor: TableActor, event: dict[str, Any]) -> None:

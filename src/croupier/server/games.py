@@ -11,7 +11,6 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from croupier.baccarat.rules import Rules as BaccaratRules
 from croupier.blackjack import actions as op
 from croupier.blackjack import moves
 from croupier.blackjack.hand import total
@@ -36,7 +35,6 @@ __all__ = [
     "GameRound",
     "Pending",
     "baccarat_cut_setting",
-    "driver_for",
     "read_card",
 ]
 
@@ -467,9 +465,3 @@ class BlackjackDriver:
         from croupier.server.fair import build_shoe
 
         return build_shoe(self.decks, self.rules.cut_card, seed, client_seed, nonce)
-
-
-def driver_for(rules: BlackjackRules | BaccaratRules) -> BlackjackDriver | BaccaratDriver:
-    if isinstance(rules, BlackjackRules):
-        return BlackjackDriver(rules)
-    return BaccaratDriver(rules)

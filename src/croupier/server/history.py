@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from croupier.blackjack.replay import overrides_of
 from croupier.errors import CroupierError
 from croupier.server import ledger
-from croupier.server.actor import table_rules
+from croupier.server.drivers import table_rules
 from croupier.server.models import BetRecord, GameTable, RoundRecord, Settlement, ShoeRecord
 
 

@@ -15,13 +15,14 @@ of several postings (a settlement, a refund, a decision's stakes) locks all its 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from decimal import Decimal
 
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from croupier.errors import CroupierError
+from croupier.server.clock import SystemClock
 from croupier.server.models import Entry, LedgerTransaction, Wallet
 
 MINOR_PER_UNIT = 100
@@ -105,17 +106,19 @@ async def post(
     round_id: int | None = None,
     memo: str = "",
     who: str = "",
+    now: datetime | None = None,
 ) -> tuple[LedgerTransaction, dict[int, int]]:
     """Post one balanced transaction of ``moves`` (wallet id, cents) and return it with each wallet's new
     balance. Raises :class:`InsufficientFunds` (naming ``who``) when a player's wallet would go below zero;
-    the caller's database transaction must then be rolled back (nothing of it is kept)."""
+    the caller's database transaction must then be rolled back (nothing of it is kept). ``now``: when,
+    by the server's clock (None, for tools outside a server: the system clock)."""
     merged: dict[int, int] = {}
     for wallet_id, amount in moves:
         merged[wallet_id] = merged.get(wallet_id, 0) + amount
     if sum(merged.values()) != 0:
         raise LedgerError(f"ledger: a {kind} transaction does not balance ({sum(merged.values())} cents)")
     await lock_wallets(session, [wallet_id for wallet_id, amount in merged.items() if amount != 0])
-    record = LedgerTransaction(kind=kind, round_id=round_id, created_at=datetime.now(UTC), memo=memo)
+    record = LedgerTransaction(kind=kind, round_id=round_id, created_at=now or SystemClock().now(), memo=memo)
     session.add(record)
     await session.flush()
     balances: dict[int, int] = {}

@@ -38,18 +38,7 @@ if TYPE_CHECKING:
 
     from croupier.server.actor import TableActor
     from croupier.server.commands import Command
-
-MISDEAL_BURNS = {"live-online": 3}
-"""Cards burned before a deal is replayed after a game error, by preset (online §3.5: 3 with the
-supervisor's approval); none elsewhere (Macau 1983 Art. 2.1 names no burn)."""
-
-
-def misdeal_burn(rules: Any) -> int:
-    """How many cards are burned before a misdealt round is dealt again (online §3.5)."""
-    own = getattr(rules, "burn_after_misdeal", None)  # a rule parameter, where the engine has one
-    if isinstance(own, int):
-        return own
-    return MISDEAL_BURNS.get(rules.preset, 0)
+    from croupier.server.games import GameRound
 
 
 def _refused(message: str, status: int = 409) -> Exception:
@@ -113,10 +102,10 @@ async def end_shoe(actor: TableActor, command: Command) -> dict[str, Any]:
 
 async def _new_shoe_now(actor: TableActor) -> None:
     """End the shoe, begin a new live one, and open the same betting window on its first round."""
-    from croupier.server.games import driver_for
+    from croupier.server.drivers import driver_for
 
     await actor._end_shoe()
-    actor.driver = driver_for(actor.rules)  # the engine's shoe state starts afresh with the new shoe
+    actor.driver = driver_for(actor.game, actor.rules)  # the engine's shoe state starts afresh with the new shoe
     await actor._new_shoe()
     actor.round = actor.driver.next_round()
     actor.ops_seen = 0
@@ -226,9 +215,31 @@ async def move_card(actor: TableActor, command: Command) -> dict[str, Any]:
     return {"accepted": True, "moved": str(card), **where}
 
 
-async def baccarat_misdeal(actor: TableActor, round_: BaccaratRound) -> dict[str, Any]:
+async def blackjack_misdeal(actor: TableActor, round_: GameRound | None) -> dict[str, Any]:
+    """Art. 2.1: a misdeal that cannot be corrected voids every card of the deal; the bets stand and the
+    round is dealt again from the same shoe after the rules' ``burn_after_misdeal`` burns (online §3.5: 3)."""
+    if round_ is None or actor.phase != "playing" or not isinstance(round_, BlackjackRound):
+        raise _refused("no blackjack deal in play to void")
+    burn = int(actor.rules.burn_after_misdeal)
+    actor.voided_cards.extend(round_.cards_drawn())
+    actor.misdeals.append(len(round_.cards_drawn()))
+    actor.misdeal_burn = burn
+    round_.void("misdeal (Art. 2.1)")
+    await actor._publish_engine_events()
+    fresh = BlackjackRound(round_.table, round_.table.replay_voided(round_.round, burn=burn))
+    actor.round = fresh
+    actor.ops_seen = 0
+    fresh.close_betting()
+    await actor._publish({"type": "redeal", "burn": burn})
+    await actor._publish_engine_events()
+    return {"accepted": True, "misdeal": True, "burn": burn}
+
+
+async def baccarat_misdeal(actor: TableActor, round_: GameRound | None) -> dict[str, Any]:
     """Art. 10: a misdeal that cannot be corrected voids the coup; its cards are discarded, the bets
     stand, and the coup is dealt again from the same shoe (the shoe does not end)."""
+    if not isinstance(round_, BaccaratRound):
+        raise _refused("no blackjack deal in play to void")
     table = round_.table
     if actor.phase != "playing" or not table.can_void_coup():
         raise _refused("only a coup being dealt, before its settlement, can be voided (Art. 10)")

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
-from croupier.server import throttle
+from croupier.server import ledger, throttle
 from croupier.server.auth import (
     AuthError,
     Identity,
@@ -40,7 +40,7 @@ from croupier.server.passwords import MAX_PASSWORD, MIN_PASSWORD, WeakPassword, 
 from croupier.server.routes_tables import signed_in
 
 if TYPE_CHECKING:
-    from croupier.server.app import Service
+    from croupier.server.service import Service
 
 log = logging.getLogger("croupier.server")
 
@@ -97,6 +97,17 @@ def accounts_router(service: "Service") -> APIRouter:
         except Exception:  # a socket left open is refused at its next reconnect; the tokens are revoked
             log.warning("could not tell the sockets of account %s that it signed out", account_id, exc_info=True)
 
+    @router.get("/me")
+    async def me(identity: Me) -> dict[str, Any]:
+        async with service.reader() as session:
+            balance = await ledger.balance(session, identity.id) if identity.role == "player" else None
+        return {
+            "id": identity.id,
+            "name": identity.name,
+            "role": identity.role,
+            "balance": None if balance is None else ledger.money_text(balance),
+        }
+
     @router.post("/accounts", status_code=201)
     async def register(body: NewAccount, request: Request) -> dict[str, Any]:
         """Open a player account (other roles are made by a supervisor: ``croupier serve --demo`` makes some).
@@ -120,7 +131,7 @@ def accounts_router(service: "Service") -> APIRouter:
                 await throttle.failed(session, throttle.REGISTER, where, now())
                 taken = await name_taken(session, body.name)
                 if taken is None:
-                    account = await create_account(session, body.name, body.password, password_hash=hashed)
+                    account = await create_account(session, body.name, body.password, password_hash=hashed, now=now())
                     answer = {"id": account.id, "name": account.name, "role": account.role}
         except IntegrityError:  # the same name (or one like it) opened at this very moment
             taken = body.name
@@ -142,7 +153,7 @@ def accounts_router(service: "Service") -> APIRouter:
                 await throttle.check(session, keys, now())  # a lock placed while the password was checked
                 if account.disabled_at is not None:
                     raise Refused(disabled_message(account.name), 403)
-                token = await issue_token(session, account)
+                token = await issue_token(session, account, now())
                 await throttle.succeeded(session, throttle.NAME, keys[0][1])
             else:
                 for rule, key in keys:

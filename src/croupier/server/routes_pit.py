@@ -18,7 +18,7 @@ from croupier.server.models import GameTable, RoundRecord, Settlement
 from croupier.server.routes_tables import signed_in
 
 if TYPE_CHECKING:
-    from croupier.server.app import Service
+    from croupier.server.service import Service
 
 
 def pit_router(service: "Service") -> APIRouter:

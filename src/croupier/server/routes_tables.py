@@ -20,7 +20,7 @@ from croupier.server.inputs import Amount as Money
 from croupier.server.inputs import Seconds, StrictBool
 
 if TYPE_CHECKING:
-    from croupier.server.app import Service
+    from croupier.server.service import Service
 
 MAX_ID = 2**62
 
@@ -77,7 +77,7 @@ def signed_in(service: "Service") -> Callable[..., Awaitable[Identity]]:
         if not authorization or not authorization.lower().startswith("bearer "):
             raise AuthError("sign in first: send Authorization: Bearer TOKEN")
         async with service.reader() as session:
-            return await identify(session, authorization[7:].strip())
+            return await identify(session, authorization[7:].strip(), service.clock.now())
 
     return who
 

@@ -41,7 +41,13 @@ async def _stake(
     wallet = await ledger.player_wallet(session, account_id)
     in_play = await ledger.system_wallet(session, "in_play")
     transaction, after = await ledger.post(
-        session, ledger_kind, [(wallet, -cents), (in_play, cents)], round_id=round_id, memo=memo, who=player
+        session,
+        ledger_kind,
+        [(wallet, -cents), (in_play, cents)],
+        round_id=round_id,
+        memo=memo,
+        who=player,
+        now=actor.clock.now(),
     )
     session.add(
         BetRecord(
@@ -102,7 +108,7 @@ async def take_bet(actor: TableActor, command: Command, spot: str, cents: int) -
                 "amount": ledger.money_text(cents),
                 "balance": ledger.money_text(balance),
             }
-            await actor._remember(session, command, answer)
+            actor.remember(session, command, answer)
             return round_id, balance, answer
 
     round_id, balance, answer = await retrying(store)  # a deadlock rolled it back whole: again
@@ -162,7 +168,7 @@ async def take_stakes(
                     memo=f"{action.get('type')} on box {action.get('box')}",
                 )
             answer["staked"] = {p: ledger.money_text(c) for p, c in money.items()}
-            await actor._remember(session, command, answer)
+            actor.remember(session, command, answer)
 
     await retrying(store)  # a deadlock rolled it back whole: again
     return answer, balances
@@ -221,6 +227,7 @@ async def settle(actor: TableActor, session: AsyncSession, record: RoundRecord, 
             [(in_play, -staked), (wallet, returned), (house, -gain)],
             round_id=record.id,
             memo=f"round {record.id} settled",
+            now=actor.clock.now(),
         )
         balance_after = after.get(wallet, await ledger.balance(session, account_id))
         balances[account_id] = balance_after

@@ -27,9 +27,9 @@ from croupier.errors import CroupierError, RulesError
 from croupier.money import parse_amount
 from croupier.payouts import verify_table_money
 from croupier.server import ledger
-from croupier.server.actor import table_rules
 from croupier.server.auth import Identity
 from croupier.server.commands import Refused
+from croupier.server.drivers import table_rules
 from croupier.server.models import Account, GameTable, TableChange
 
 if TYPE_CHECKING:
@@ -411,7 +411,7 @@ def _aware(moment: datetime) -> datetime:
 async def before_round(actor: TableActor) -> bool:
     """Between two rounds: close the table if it is closing (returns True: the actor stops), and apply the
     pending changes where the table starts a new shoe now, or has dealt no round from its shoe yet."""
-    from croupier.server.games import driver_for
+    from croupier.server.drivers import driver_for
 
     now = actor.clock.now()
     async with actor.sessions() as session, session.begin():
@@ -460,6 +460,6 @@ async def before_round(actor: TableActor) -> bool:
         return True
     actor.row = row
     actor.rules = table_rules(row)
-    actor.driver = driver_for(actor.rules)
+    actor.driver = driver_for(actor.game, actor.rules)
     await actor._publish({"type": "table_changed", "changes": applied})
     return False

@@ -367,6 +367,7 @@ export const PT = {
   "param.dealer_draws_when_moot": "O croupier tira carta sem mãos em aberto",
   "param.burn_at_shoe_start": "Queimadas num sapato novo",
   "param.burn_each_round": "Queimadas em cada jogada",
+  "param.burn_after_misdeal": "Queimadas antes de uma jogada mal distribuída ser distribuída de novo",
   "param.burn_before_dealer_second": "Queimada antes da segunda carta do croupier",
   "param.burn": "Queima",
   "param.at_cut_card": "Na carta de corte",

@@ -367,6 +367,7 @@ export const ZH_HANS = {
   "param.dealer_draws_when_moot": "无手牌待决时庄家仍要牌",
   "param.burn_at_shoe_start": "新牌靴烧牌",
   "param.burn_each_round": "每局烧牌",
+  "param.burn_after_misdeal": "发错牌后重新发牌前烧牌",
   "param.burn_before_dealer_second": "庄家第二张牌前烧牌",
   "param.burn": "烧牌",
   "param.at_cut_card": "切牌卡出现后",

@@ -28,6 +28,7 @@ const BLACKJACK = {
     burn_at_shoe_start: "decks",
     burn_each_round: 1,
     burn_before_dealer_second: 1,
+    burn_after_misdeal: 0,
   },
   "live-online": {
     decks: 8,
@@ -53,6 +54,7 @@ const BLACKJACK = {
     burn_at_shoe_start: 6,
     burn_each_round: 0,
     burn_before_dealer_second: 0,
+    burn_after_misdeal: 3,
   },
 };
 

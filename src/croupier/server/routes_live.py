@@ -1,0 +1,104 @@
+"""The live view: a WebSocket per table viewer, with the table's events and, for a signed-in player,
+their own private events and legal actions. Documented close codes: 4401, 4404, 4408, 4000 + status."""
+
+from typing import TYPE_CHECKING, Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from croupier.server.auth import AuthError, Identity, identify
+from croupier.server.auth import digest as auth_digest
+from croupier.server.commands import Refused
+from croupier.server.deps import MAX_ID, STAFF
+
+if TYPE_CHECKING:
+    from croupier.server.service import Service
+
+ACTION_EVENTS = ("await", "card", "card_turned", "bet", "hit", "stand", "double", "split", "surrender")
+"""Events after which a signed-in viewer is sent their legal actions."""
+
+
+async def refuse_socket(websocket: WebSocket, code: int, reason: str) -> None:
+    """Refuse a WebSocket with one of the documented close codes (4401, 4404, …) and the reason: it is
+    accepted first, then closed, since a close before the handshake reaches the client as a bare HTTP 403
+    with neither. A close frame's reason holds at most 123 bytes: a longer one is cut at a character."""
+    await websocket.accept()
+    await websocket.close(code=code, reason=reason.encode()[:123].decode(errors="ignore"))
+
+
+def revoked(signed_out: dict[str, Any], token: str) -> bool:
+    """Whether a ``signed_out`` message (its ``tokens``, else all but ``keep``) revoked ``token``."""
+    mine = auth_digest(token)
+    if signed_out.get("tokens") is not None:
+        return mine in signed_out["tokens"]
+    return bool(mine != signed_out.get("keep"))
+
+
+async def _viewer(service: "Service", websocket: WebSocket, token: str | None) -> tuple[bool, Identity | None]:
+    """Who watches (None: no one signed in); False when the socket was refused."""
+    if not token:
+        return True, None
+    try:
+        async with service.reader() as session:
+            return True, await identify(session, token, service.clock.now())
+    except AuthError as error:
+        await refuse_socket(websocket, 4401, str(error))
+        return False, None
+
+
+async def _stream(
+    service: "Service",
+    websocket: WebSocket,
+    table_id: int,
+    identity: Identity | None,
+    token: str | None,
+    snapshot: dict[str, Any],
+) -> None:
+    """Send the snapshot, then the table's (and the viewer's own) events until the viewer goes, is too
+    slow, or signs out: subscribed before the snapshot is sent, so that no event falls between."""
+    channels = [f"table:{table_id}"]
+    if identity is not None:
+        channels.append(f"account:{identity.id}")
+    subscription = service.hub.subscribe(*channels)
+    try:
+        await websocket.send_json({"type": "snapshot", "snapshot": snapshot})
+        async for message in subscription.messages():
+            if "signed_out" in message:  # tokens of this account were revoked (routes_accounts)
+                if token and revoked(message["signed_out"], token):
+                    await websocket.close(code=4401, reason="the token was revoked; sign in again")
+                    return
+                continue
+            out = {"type": "event", **message}
+            actor = service.actors.get(table_id)  # the legal actions are known where the table runs
+            acts = message.get("event", {}).get("type") in ACTION_EVENTS
+            if acts and identity is not None and actor is not None and actor.round is not None:
+                out["your_actions"] = actor.round.legal_for(identity.name)
+            await websocket.send_json(out)
+        await websocket.close(code=4408, reason=subscription.reason)  # too slow, or a resync after an outage
+    except WebSocketDisconnect:
+        pass
+    finally:
+        subscription.close()
+
+
+def live_router(service: "Service") -> APIRouter:
+    router = APIRouter()
+
+    @router.websocket("/ws/tables/{table_id}")
+    async def watch(websocket: WebSocket, table_id: int, token: str | None = None) -> None:
+        if not 1 <= table_id <= MAX_ID:
+            await refuse_socket(websocket, 4404, f"table {table_id}: no such table")
+            return
+        known, identity = await _viewer(service, websocket, token)
+        if not known:
+            return
+        try:
+            snapshot = await service.snapshot(
+                table_id, identity.name if identity else None, staff=identity is not None and identity.role in STAFF
+            )
+        except Refused as refused:
+            await refuse_socket(websocket, 4000 + refused.status, str(refused))
+            return
+        await websocket.accept()
+        await _stream(service, websocket, table_id, identity, token, snapshot)
+
+    return router

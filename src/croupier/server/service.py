@@ -1,0 +1,289 @@
+"""The server's service: its settings, its database, its hub and the tables it runs (leased, one
+process at a time per table). The routes (``routes_*.py``) are thin: each reads its request and asks
+the service, or a table's actor through :meth:`Service.submit`, to do the work.
+"""
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import or_, select, update
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from croupier.errors import CroupierError
+from croupier.server import codes
+from croupier.server.actor import TableActor
+from croupier.server.auth import Identity
+from croupier.server.clock import Clock, SystemClock
+from croupier.server.commands import Command, Refused
+from croupier.server.db import is_sqlite, make_engine, migrate, normalise_url, retrying, sessions
+from croupier.server.fence import fenced_sessions
+from croupier.server.hub import Hub, RemoteError
+from croupier.server.models import GameTable
+
+log = logging.getLogger("croupier.server")
+
+
+@dataclass
+class Settings:
+    database: str = "sqlite+aiosqlite:///croupier.db"
+    redis: str | None = None
+    demo: bool = True
+    betting_seconds: float = 15.0
+    decision_seconds: float = 20.0
+    run_tables: bool = True
+    seed: str | None = None
+    """Only for tests and demonstrations: derive every shoe's server seed from this text, so that a run
+    can be repeated. Never set on a real table: the seeds are then predictable."""
+    lease_seconds: float = 10.0
+    """How long a process holds a table without renewing; another process takes it over after that."""
+    redis_prefix: str = "croupier"
+    """The prefix of every Redis channel: deployments that share one Redis use different prefixes."""
+    redis_key: str | None = None
+    """The key every process signs its Redis messages with (HMAC-SHA256; at least 16 characters): needed
+    with ``redis``, the same in every process of the deployment; a message not signed with it is ignored."""
+    max_body_bytes: int = 64 * 1024
+    """The largest request body taken (a JSON request here is a few hundred bytes): a larger one is a 413."""
+    body_seconds: float = 10.0
+    """How long a request's body may take to arrive in full: then it is a 408 and the connection closes."""
+    header_seconds: float = 10.0
+    """``croupier serve``: how long a request's headers may take to arrive before the connection closes."""
+    max_header_bytes: int = 16 * 1024
+    """``croupier serve``: the most bytes of request headers taken before the connection closes."""
+
+
+@dataclass
+class Service:
+    settings: Settings
+    clock: Clock
+    lease_clock: Clock = field(default_factory=SystemClock)
+    """The clock of the table leases: the system's by default, since every process of a deployment compares
+    its leases with the others' (a test may give one; the tables' own clock is ``clock``)."""
+    engine: AsyncEngine | None = None
+    sessions: async_sessionmaker[AsyncSession] | None = None
+    readers: async_sessionmaker[AsyncSession] | None = None
+    read_engine: AsyncEngine | None = None
+    hub: Hub = field(default_factory=Hub)
+    actors: dict[int, TableActor] = field(default_factory=dict)
+    _leases: asyncio.Task[None] | None = None
+    _wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def session(self) -> AsyncSession:
+        """A session for work that writes."""
+        assert self.sessions is not None
+        return self.sessions()
+
+    def reader(self) -> AsyncSession:
+        """A session for work that only reads (on SQLite it waits for no writer)."""
+        assert self.readers is not None
+        return self.readers()
+
+    async def start(self) -> None:
+        # refused before anything starts: a Redis without the deployment's key, a bad channel prefix
+        self.hub = Hub(self.settings.redis, self.settings.redis_prefix, self.settings.redis_key)
+        self.engine = make_engine(self.settings.database)
+        await migrate(self.engine)
+        self.sessions = sessions(self.engine)
+        if is_sqlite(normalise_url(self.settings.database)):
+            self.read_engine = make_engine(self.settings.database, writes=False)
+            self.readers = sessions(self.read_engine)
+        else:
+            self.readers = self.sessions
+        self.hub.handler = self._remote_command
+        await self.hub.start()
+        if self.settings.demo:
+            from croupier.server.demo import seed_demo
+
+            await seed_demo(self, self.settings)
+        if self.settings.run_tables:
+            await self._lease_round()
+            self._leases = asyncio.create_task(self._lease_loop())
+
+    # tables are leased: each runs in one process at a time, and is taken over when its owner stops renewing
+    async def _lease_loop(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):  # woken at once when a table's task ends (the watchdog)
+                await asyncio.wait_for(self._wake.wait(), self.settings.lease_seconds / 3)
+            self._wake.clear()
+            try:
+                await retrying(self._lease_round)
+            except (OSError, SQLAlchemyError):  # the database is away for a moment: try again next time
+                log.warning("lease renewal failed", exc_info=True)
+            except Exception:  # a fault never stops the leases of every other table
+                log.exception("lease renewal failed")
+
+    async def _lease_round(self) -> None:
+        now = self.lease_clock.now()
+        until = now + timedelta(seconds=self.settings.lease_seconds)
+        me = self.hub.process
+        lost: list[int] = []
+        won: list[GameTable] = []
+        ended: list[TableActor] = []
+        async with self.session() as session, session.begin():
+            for table_id in sorted(self.actors):
+                actor = self.actors[table_id]
+                if actor.phase == "closed":  # a supervisor closed it: its actor has stopped
+                    self.actors.pop(table_id)
+                    continue
+                if actor.lease_lost:  # its writes were fenced off: another process runs the table
+                    self.actors.pop(table_id)
+                    ended.append(actor)
+                    continue
+                if actor.task is not None and actor.task.done() and not actor.stopping:  # the watchdog: ended unasked
+                    log.error("table %s: its task ended (%s); the table starts again", actor.name, _ending(actor))
+                    self.actors.pop(table_id)
+                    ended.append(actor)
+                    await session.execute(  # released, then taken again below with a new epoch
+                        update(GameTable)
+                        .where(GameTable.id == table_id, GameTable.owner == me)
+                        .values(owner=None, lease_until=None)
+                    )
+                    continue
+                renewed = await session.execute(
+                    update(GameTable).where(GameTable.id == table_id, GameTable.owner == me).values(lease_until=until)
+                )
+                if renewed.rowcount == 0:  # type: ignore[attr-defined]
+                    lost.append(table_id)
+            free = (
+                await session.scalars(
+                    select(GameTable.id)
+                    .where(or_(GameTable.owner.is_(None), GameTable.lease_until < now), GameTable.status != "closed")
+                    .order_by(GameTable.id)
+                )
+            ).all()
+            for table_id in free:
+                taken = await session.execute(
+                    update(GameTable)
+                    .where(
+                        GameTable.id == table_id,
+                        or_(GameTable.owner.is_(None), GameTable.lease_until < now),
+                        GameTable.status != "closed",
+                    )
+                    .values(owner=me, lease_until=until, epoch=GameTable.epoch + 1)  # fences the last owner
+                )
+                if taken.rowcount == 1:  # type: ignore[attr-defined]
+                    row = await session.get(GameTable, table_id)
+                    assert row is not None
+                    won.append(row)
+        for actor in ended:
+            await actor.stop()  # the commands left on its queue are refused (503)
+        for table_id in lost:
+            actor = self.actors.pop(table_id)
+            log.warning("table %s: the lease went to another process; stopping here", actor.name)
+            await actor.stop()
+        for row in won:
+            self.start_table(row)
+
+    async def _release(self) -> None:
+        if self.sessions is None:
+            return
+        async with self.session() as session, session.begin():
+            await session.execute(
+                update(GameTable).where(GameTable.owner == self.hub.process).values(owner=None, lease_until=None)
+            )
+
+    async def _remote_command(self, table_id: int, message: dict[str, Any]) -> dict[str, Any] | None:
+        """A command another process forwards for a table this process runs."""
+        actor = self.actors.get(table_id)
+        if actor is None:
+            return None
+        try:
+            if message.get("kind") == "snapshot":
+                return {"answer": actor.snapshot(message.get("viewer"), staff=bool(message.get("staff")))}
+            who = message["identity"]
+            command = Command(
+                str(message["kind"]),
+                Identity(int(who["id"]), str(who["name"]), str(who["role"])),
+                dict(message.get("payload", {})),
+                message.get("key"),
+            )
+            return {"answer": await actor.submit(command)}
+        except Refused as refused:
+            return {**codes.body(str(refused), refused.code, refused.params), "status": refused.status}
+        except CroupierError as error:
+            return {**codes.body(str(error)), "status": 409}
+
+    async def submit(self, table_id: int, command: Command) -> dict[str, Any]:
+        """Run ``command`` at its table, in this process or in the one that runs the table."""
+        actor = self.actors.get(table_id)
+        if actor is not None and not actor.lease_lost:
+            return await actor.submit(command)
+        await self._known_table(table_id)
+        message = {
+            "kind": command.kind,
+            "identity": {"id": command.identity.id, "name": command.identity.name, "role": command.identity.role},
+            "payload": command.payload,
+            "key": command.key,
+        }
+        try:
+            return await self.hub.request(table_id, message)
+        except RemoteError as error:
+            raise Refused(str(error), error.status, error.code, error.params) from None
+
+    async def snapshot(self, table_id: int, viewer: str | None, staff: bool = False) -> dict[str, Any]:
+        """What ``viewer`` sees of the table (``staff``: a dealer or supervisor, who may see surveillance)."""
+        actor = self.actors.get(table_id)
+        if actor is not None and not actor.lease_lost:
+            return actor.snapshot(viewer, staff=staff)
+        await self._known_table(table_id)
+        try:
+            return await self.hub.request(table_id, {"kind": "snapshot", "viewer": viewer, "staff": staff})
+        except RemoteError as error:
+            raise Refused(str(error), error.status, error.code, error.params) from None
+
+    async def _known_table(self, table_id: int) -> None:
+        async with self.reader() as session:
+            if await session.get(GameTable, table_id) is None:
+                raise Refused(f"table {table_id}: no such table", 404)
+
+    def start_table(self, row: GameTable) -> TableActor:
+        assert self.sessions is not None
+        seeds = None
+        if self.settings.seed is not None:
+            text = self.settings.seed
+            seeds = lambda shoe: hashlib.sha256(f"{text}:{shoe}".encode()).digest()  # noqa: E731
+        assert self.engine is not None
+        # every write of the actor carries the lease's epoch: refused once another process took the table
+        writes = fenced_sessions(self.engine, row.id, row.epoch)
+        actor = TableActor(row, writes, self.hub, self.clock, seeds, self.readers)
+        self.actors[row.id] = actor
+        actor.start()
+        if actor.task is not None:
+            actor.task.add_done_callback(lambda _task: self._ended(actor))
+        return actor
+
+    def _ended(self, actor: TableActor) -> None:
+        """A table's task ended: unasked (not closed, not stopped), the watchdog looks at once."""
+        if actor.phase != "closed" and not actor.stopping:
+            self._wake.set()
+
+    async def stop(self) -> None:
+        if self._leases is not None:
+            self._leases.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._leases
+        for actor in self.actors.values():
+            await actor.stop()
+        with contextlib.suppress(OSError, SQLAlchemyError):
+            await self._release()
+        await self.hub.stop()
+        if self.engine is not None:
+            await self.engine.dispose()
+        if self.read_engine is not None:
+            await self.read_engine.dispose()
+
+
+def _ending(actor: TableActor) -> str:
+    """How a table's task ended, for the log."""
+    task = actor.task
+    if task is None:
+        return "it never started"
+    if task.cancelled():
+        return "cancelled"
+    error = task.exception()
+    return "returned" if error is None else f"{type(error).__name__}: {error}"

@@ -1,0 +1,116 @@
+"""A table's rounds end here: settled (or void, every bet returned) in one database transaction, its
+record and log kept; bets standing after a tie carried, or returned when their coup will not be dealt;
+and, when a table starts, what a stopped process left unfinished is voided and returned (Art. 2.1)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select, update
+
+from croupier.server import ledger, stakes
+from croupier.server.db import retrying
+from croupier.server.games import BaccaratRound, BlackjackRound
+from croupier.server.models import BetRecord, RoundRecord, ShoeRecord
+
+if TYPE_CHECKING:
+    from croupier.server.actor import TableActor
+
+
+async def recover(actor: TableActor) -> None:
+    """Void what a stopped process left unfinished and return its bets; end its shoes."""
+    async with actor.sessions() as session, session.begin():
+        unfinished = (
+            await session.scalars(
+                select(RoundRecord).where(
+                    RoundRecord.table_id == actor.table_id, RoundRecord.status.in_(("betting", "playing"))
+                )
+            )
+        ).all()
+        accounts = (
+            await session.scalars(
+                select(BetRecord.account_id).where(BetRecord.round_id.in_([r.id for r in unfinished])).distinct()
+            )
+        ).all()
+        wallets = [await ledger.player_wallet(session, account_id) for account_id in accounts]
+        await ledger.lock_wallets(session, [await ledger.system_wallet(session, "in_play"), *wallets])
+        for record in unfinished:
+            await actor._refund(
+                session,
+                record,
+                "the server stopped during the round; it is void and every bet is returned (Art. 2.1)",
+            )
+        await session.execute(
+            update(ShoeRecord)
+            .where(ShoeRecord.table_id == actor.table_id, ShoeRecord.ended_at.is_(None))
+            .values(ended_at=actor.clock.now())
+        )
+
+
+async def return_carry(actor: TableActor, reason: str) -> None:
+    """Bets standing after a tie whose next coup will not be dealt (the table closes, the shoe ends):
+    their round record is void and the bets are returned."""
+    if actor.carry is None:
+        return
+    round_id, _accounts, _before = actor.carry
+    actor.carry = None
+
+    async def store() -> dict[int, int]:
+        async with actor.sessions() as session, session.begin():
+            record = await session.get(RoundRecord, round_id)
+            if record is not None and record.status == "betting":
+                return await actor._refund(session, record, reason)
+            return {}
+
+    balances = await retrying(store)
+    for account_id, cents in balances.items():
+        await actor._tell_balance(account_id, cents)
+
+
+async def finish_round(actor: TableActor) -> None:
+    round_ = actor.round
+    assert round_ is not None and actor.round_id is not None
+    round_id = actor.round_id
+
+    async def store() -> dict[int, int]:
+        balances: dict[int, int]
+        async with actor.sessions() as session, session.begin():
+            record = await session.get(RoundRecord, round_id)
+            assert record is not None
+            record.cards = actor.voided_cards + round_.cards_drawn()
+            if round_.voided:
+                reason = "the round was void (Art. 2.1); every bet is returned"
+                balances = await actor._refund(session, record, reason)
+                record.spec = {"voided_after_cards": len(record.cards)}
+            else:
+                balances = await stakes.settle(actor, session, record, round_)
+                if isinstance(round_, BlackjackRound) and round_.face_up_voided():
+                    record.result = {**(record.result or {}), "voided_cards": round_.face_up_voided()}
+                if actor.misdeals and isinstance(round_, BaccaratRound):  # Art. 10: the coup voided once
+                    record.spec = {**(record.spec or {}), "misdeal_after_cards": actor.misdeals[0]}
+                elif actor.misdeals:
+                    record.spec = {
+                        **(record.spec or {}),
+                        "misdeal_after_cards": list(actor.misdeals),
+                        "burn_after_misdeal": actor.misdeal_burn,
+                    }
+            record.log = actor.log
+            carried = {} if round_.voided else round_.carried_out()
+            if carried:
+                await stakes.carry(actor, session, record, carried)
+        return balances
+
+    balances = await retrying(store)  # a deadlock rolled it back whole: the same settlement again
+    actor.rounds_played += 1
+    actor.fault_streak = 0
+    if not round_.voided:
+        actor.round_number += 1
+    actor.last_round = {"id": actor.round_id, "voided": round_.voided, **round_.view()}
+    await actor._publish({"type": "round_over", "round": actor.round_id, "voided": round_.voided})
+    for account_id, cents in balances.items():
+        await actor._tell_balance(account_id, cents)
+    if round_.voided or round_.last_of_shoe or actor.end_shoe_after_round:
+        actor.end_shoe_after_round = False
+        await actor._end_shoe()
+    actor.phase = "idle"
+    actor.round = None
