@@ -71,6 +71,7 @@ for name in ("bac-banker-six-draws-on-six", "bj-macau-plain-win"):
 
 def test_the_analysis_loads_no_extra() -> None:
     code = "import croupier.math.blackjack, croupier.math.baccarat, croupier.math.strategy, croupier.sim"
+    code += "; import croupier.terminal, croupier.terminal.render, croupier.terminal.chart_files"
     assert loaded_heavy(code) == []
 
 

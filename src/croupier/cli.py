@@ -54,7 +54,8 @@ def analyze_baccarat(
     as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
 ) -> None:
     """Exact counts, probabilities and house edge of every baccarat bet for one coup from the shoe."""
-    from croupier.math.baccarat import analysis_document, analyze_from_options, render_analysis
+    from croupier.math.baccarat import analysis_document, analyze_from_options
+    from croupier.terminal.render import render_baccarat_analysis
 
     try:
         analysis = analyze_from_options(rules, set_ or [], remaining)
@@ -63,7 +64,7 @@ def analyze_baccarat(
     if as_json:
         sys.stdout.write(json.dumps(analysis_document(analysis), indent=2) + "\n")
     else:
-        render_analysis(analysis)
+        render_baccarat_analysis(analysis)
 
 
 @analyze_app.command("blackjack")
@@ -84,7 +85,8 @@ def analyze_blackjack(
     as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
 ) -> None:
     """Exact EV, SD and composition-dependent strategy of one blackjack round from the shoe."""
-    from croupier.math.blackjack import analysis_document, analyze_from_options, render_analysis
+    from croupier.math.blackjack import analysis_document, analyze_from_options
+    from croupier.terminal.render import render_blackjack_analysis
 
     try:
         analysis = analyze_from_options(rules, set_ or [], decks, remaining)
@@ -93,7 +95,7 @@ def analyze_blackjack(
     if as_json:
         sys.stdout.write(json.dumps(analysis_document(analysis), indent=2) + "\n")
     else:
-        render_analysis(analysis)
+        render_blackjack_analysis(analysis)
 
 
 @app.command()
@@ -107,7 +109,9 @@ def strategy(
 ) -> None:
     """The basic strategy chart of a blackjack rule set (hard, soft, pairs by up-card), from the exact analysis."""
     from croupier.math.blackjack import analyze_from_options
-    from croupier.math.strategy import ChartError, check_target, render_chart, strategy_chart, write_chart
+    from croupier.math.strategy import strategy_chart
+    from croupier.terminal.chart_files import ChartError, check_target, write_chart
+    from croupier.terminal.render import render_chart
 
     if out is not None and out.suffix.lower() in (".png", ".svg"):
         require("report")
@@ -552,7 +556,7 @@ def play_blackjack(
     seed: Annotated[str | None, typer.Option(help="Seed the shuffle (for practice); default the OS CSPRNG.")] = None,
 ) -> None:
     """Play blackjack at a table of your own."""
-    from croupier.blackjack.play import play
+    from croupier.terminal.blackjack_play import play
 
     try:
         play(rules, set_ or [], bankroll, seed)
@@ -568,7 +572,7 @@ def play_baccarat(
     seed: Annotated[str | None, typer.Option(help="Seed the shuffle (for practice); default the OS CSPRNG.")] = None,
 ) -> None:
     """Play baccarat at a table of your own."""
-    from croupier.baccarat.play import play
+    from croupier.terminal.baccarat_play import play
 
     try:
         play(rules, set_ or [], bankroll, seed)
@@ -581,7 +585,8 @@ def roads(
     as_json: Annotated[bool, typer.Option("--json", help="Print the roads as JSON.")] = False,
 ) -> None:
     """Read results (B, P, T; b/p for pairs) on stdin and draw the five roads."""
-    from croupier.baccarat.roads import build_roads, render_roads, roads_document
+    from croupier.baccarat.roads import build_roads, roads_document
+    from croupier.terminal.render import render_roads
 
     try:
         board = build_roads(sys.stdin.read())

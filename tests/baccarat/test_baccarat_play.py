@@ -10,10 +10,10 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from croupier.baccarat.play import play
 from croupier.cli import app
 from croupier.errors import MoneyError, RulesError
 from croupier.money import format_amount
+from croupier.terminal.baccarat_play import play
 
 
 def scripted(answers: list[str]) -> tuple[Callable[[str], str], list[str]]:

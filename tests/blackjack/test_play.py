@@ -1,4 +1,4 @@
-"""``croupier play blackjack``: scripted sessions at a table in the terminal (croupier.blackjack.play)."""
+"""``croupier play blackjack``: scripted sessions at a table in the terminal (croupier.terminal.blackjack_play)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from croupier.blackjack import actions as op
-from croupier.blackjack.play import PLAYER, Session, parse_bankroll, play, shuffler
 from croupier.blackjack.presets import blackjack_rules
 from croupier.blackjack.rules import Rules
 from croupier.blackjack.state import Round
@@ -21,6 +20,7 @@ from croupier.errors import MoneyError, RulesError
 from croupier.money import ZERO, format_amount
 from croupier.rng import seeded
 from croupier.shoe import Shoe
+from croupier.terminal.blackjack_play import PLAYER, Session, parse_bankroll, play, shuffler
 
 Answer = str | Callable[[str], str]
 

@@ -29,9 +29,9 @@ from croupier.math.blackjack import (
     cards_text,
     dealer_outcomes,
     parse_decks,
-    render_analysis,
 )
 from croupier.shoe import Shoe
+from croupier.terminal.render import render_blackjack_analysis
 
 US = {  # a US game: hole card, peek with an ace or a ten, a natural takes only the original bet
     "hole_card": "peek",
@@ -884,7 +884,7 @@ def test_document_and_render() -> None:
     assert hard16 and hard16[0]["hand"] == "16" and hard16[0]["kind"] == "hard" and hard16[0]["best"] == "hit"
     assert set(hard16[0]["ev"]) == {"stand", "hit", "double"}
     console = Console(record=True, width=120)
-    render_analysis(analysis, console)
+    render_blackjack_analysis(analysis, console)
     text = console.export_text()
     assert "Hard totals" in text and "Pairs" in text
 

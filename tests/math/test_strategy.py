@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 from croupier.blackjack.presets import blackjack_rules
 from croupier.cli import app
 from croupier.math.blackjack import analyze_blackjack
-from croupier.math.strategy import ChartError, StrategyChart, chart_html, strategy_chart, write_chart
+from croupier.math.strategy import StrategyChart, chart_html, strategy_chart
+from croupier.terminal.chart_files import ChartError, write_chart
 
 US_SIX_DECKS = {  # 6 decks, S17, double any two, DAS, split to 4, no resplit of aces, no surrender, peek
     "decks": 6,
@@ -117,7 +118,7 @@ def test_macau_bonus_makes_exceptions(macau_chart: StrategyChart) -> None:
 
 
 def test_terminal_rendering(macau_chart: StrategyChart) -> None:
-    from croupier.math.strategy import render_chart
+    from croupier.terminal.render import render_chart
 
     console = Console(record=True, width=240)
     render_chart(macau_chart, console)

@@ -24,10 +24,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from rich.console import Console, Group
-from rich.table import Table
-from rich.text import Text
-
 from croupier.errors import CroupierError
 
 Letter = Literal["B", "P", "T"]
@@ -234,60 +230,3 @@ def roads_document(board: Scoreboard) -> dict[str, Any]:
         document[name] = [list(column) for column in board.derived[name]]
     document["ask"] = {letter: dict(marks) for letter, marks in board.ask.items()}
     return document
-
-
-_LETTER_STYLE = {"B": "bold red", "P": "bold blue", "T": "bold green"}
-_COLOUR_SYMBOL = {"red": "●", "blue": "○"}
-"""Derived-road marks: a filled red disc, a hollow blue ring, told apart even without colour."""
-_TITLES = {"big_eye_boy": "Big eye boy", "small_road": "Small road", "cockroach_pig": "Cockroach pig"}
-
-
-def render_roads(board: Scoreboard, console: Console | None = None) -> None:
-    """Draw the five roads and the ask preview (to standard output unless ``console`` is given)."""
-    out = console or Console()
-    out.print(_grid("Bead plate", [[_letter(letter) for letter in column] for column in board.bead_plate]))
-    big_road = [[_big_road_cell(entry) for entry in column] for column in board.big_road]
-    title = "Big road" + (f" ({board.held_ties} tie(s) held for the first entry)" if board.held_ties else "")
-    out.print(_grid(title, big_road))
-    for name, _ in DERIVED_ROADS:
-        columns = [[_mark(colour) for colour in column] for column in board.derived[name]]
-        out.print(_grid(_TITLES[name], columns))
-    ask = Text("Ask (big eye boy, small road, cockroach pig):")
-    for letter, label in (("B", "banker"), ("P", "player")):
-        ask.append(f"  {label} next ", style=_LETTER_STYLE[letter])
-        for name, _ in DERIVED_ROADS:
-            colour = board.ask[letter][name]
-            ask.append_text(_mark(colour) if colour else Text("-", style="dim"))
-    out.print(ask)
-
-
-def _letter(letter: str) -> Text:
-    return Text(letter, style=_LETTER_STYLE[letter])
-
-
-def _mark(colour: Colour) -> Text:
-    return Text(_COLOUR_SYMBOL[colour], style=f"bold {colour}")
-
-
-def _big_road_cell(entry: BigRoadEntry) -> Text:
-    cell = Text(entry.winner, style=_LETTER_STYLE[entry.winner])
-    if entry.ties:
-        cell.append(str(entry.ties) if entry.ties > 1 else "/", style="bold green")
-    if entry.banker_pair:
-        cell.append("•", style="red")
-    if entry.player_pair:
-        cell.append("•", style="blue")
-    return cell
-
-
-def _grid(title: str, columns: list[list[Text]]) -> Group:
-    """A road under its title: logical columns left to right, rows top to bottom."""
-    rows = max((len(column) for column in columns), default=0)
-    table = Table(show_header=False, box=None, padding=(0, 1))
-    for _ in columns or [[]]:
-        table.add_column(no_wrap=True)
-    if not columns:
-        table.add_row(Text("(empty)", style="dim"))
-    for row in range(rows):
-        table.add_row(*[column[row] if row < len(column) else Text("") for column in columns])
-    return Group(Text(title, style="bold"), table)

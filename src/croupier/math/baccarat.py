@@ -27,13 +27,10 @@ the payouts from :mod:`croupier.baccarat.rules`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
-
-from rich.console import Console
-from rich.table import Table
 
 from croupier.baccarat import tableau
 from croupier.baccarat.presets import baccarat_rules
@@ -41,7 +38,6 @@ from croupier.baccarat.rules import (
     BANKER_COMMISSION,
     LUCKY_6_THREE_CARDS,
     LUCKY_6_TWO_CARDS,
-    SPOT_LABELS,
     SUPER_6_PAYS,
     Rules,
     Spot,
@@ -411,56 +407,3 @@ def percent_text(value: Fraction, places: int = 4) -> str:
     sign = "-" if scaled < 0 else ""
     whole, fraction = divmod(abs(scaled), 10**places)
     return f"{sign}{whole}.{fraction:0{places}d}%"
-
-
-_WIN_EVENT: Mapping[Spot, str] = {
-    "player": "player",
-    "banker": "banker",
-    "tie": "tie",
-    "player_pair": "player_pair",
-    "banker_pair": "banker_pair",
-}
-
-
-def render_analysis(analysis: BaccaratAnalysis, console: Console | None = None) -> None:
-    """Print the analysis as two tables: the outcomes with their counts, and every offered bet."""
-    out = console or Console(highlight=False)
-    rules = analysis.rules
-    counts = analysis.counts
-    probabilities = analysis.probabilities
-    full = analysis.remaining == full_shoe(rules.decks)
-    shoe = f"a full {rules.decks}-deck shoe" if full else "the remaining cards"
-    out.print(f"Baccarat ({rules.preset}): exact analysis of one coup from {shoe}, {analysis.cards} cards")
-    if not full:
-        out.print("Remaining: " + " ".join(f"{rank}={n}" for rank, n in zip(RANKS, analysis.remaining, strict=True)))
-
-    outcomes = Table(title="Outcomes (ordered six-card sequences)", title_justify="left")
-    outcomes.add_column("Outcome")
-    outcomes.add_column("Count", justify="right")
-    outcomes.add_column("Probability", justify="right")
-    rows = [
-        ("Banker wins", counts.banker, "banker"),
-        ("Player wins", counts.player, "player"),
-        ("Tie", counts.tie, "tie"),
-        ("Player pair", counts.player_pair, "player_pair"),
-        ("Banker pair", counts.banker_pair, "banker_pair"),
-        ("Banker wins with a two-card 6", counts.banker_six_two_cards, "banker_six_two_cards"),
-        ("Banker wins with a three-card 6", counts.banker_six_three_cards, "banker_six_three_cards"),
-    ]
-    for label, count, key in rows:
-        outcomes.add_row(label, f"{count:,}", decimal_text(probabilities[key], 8))
-    outcomes.add_row("Total", f"{counts.total:,}", "1")
-    out.print(outcomes)
-
-    bets = Table(title="Bets (house edge per coup; a tie pushes player and banker)", title_justify="left")
-    bets.add_column("Bet")
-    bets.add_column("Pays")
-    bets.add_column("Wins", justify="right")
-    bets.add_column("House edge", justify="right")
-    for spot, edge in analysis.house_edge.items():
-        if spot == "lucky_6":
-            wins = probabilities["banker_six_two_cards"] + probabilities["banker_six_three_cards"]
-        else:
-            wins = probabilities[_WIN_EVENT[spot]]
-        bets.add_row(SPOT_LABELS[spot], pays_text(rules, spot), percent_text(wins), percent_text(edge))
-    out.print(bets)

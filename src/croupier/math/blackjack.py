@@ -57,7 +57,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from rich.console import Console
 
 from croupier.blackjack.presets import blackjack_rules
 from croupier.blackjack.rules import DOUBLE_TOTALS, Rules
@@ -543,7 +542,8 @@ def _text(value: float, places: int = DIGITS) -> str:
     return "0." + "0" * places if text.lstrip("-").strip("0.") == "" else text
 
 
-def _percent(value: float, places: int = 4) -> str:
+def percent_text(value: float, places: int = 4) -> str:
+    """``value`` as a percentage to ``places`` decimals (``"-0.4031%"``)."""
     return f"{_text(100 * value, places)}%"
 
 
@@ -576,7 +576,7 @@ def analysis_document(analysis: BlackjackAnalysis) -> dict[str, Any]:
         "ev": _text(analysis.ev),
         "house_edge": _text(analysis.house_edge),
         "sd": _text(analysis.sd),
-        "ev_percent": _percent(analysis.ev),
+        "ev_percent": percent_text(analysis.ev),
         "notes": {
             "ev": "expected value of one round per unit of initial bet, insurance and even money never taken; "
             f"float64 arithmetic, rounded to {DIGITS} decimal places",
@@ -622,25 +622,3 @@ def analysis_document(analysis: BlackjackAnalysis) -> dict[str, Any]:
             for cell in analysis.chart
         ],
     }
-
-
-def render_analysis(analysis: BlackjackAnalysis, console: Console | None = None) -> None:
-    """Print the EV, SD and insurance, then the strategy as charts (hard, soft, pairs × up-card)."""
-    out = console or Console(highlight=False)
-    rules = analysis.rules
-    out.print(f"Blackjack ({rules.preset}): exact analysis of one round from {shoe_text(analysis)}")
-    out.print(
-        f"Expected value {_percent(analysis.ev)} of the initial bet (house edge {_percent(analysis.house_edge)}), "
-        f"SD {analysis.sd:.4f} per initial hand; no insurance taken"
-    )
-    ins = analysis.insurance
-    if ins.offered and ins.ev_per_unit is not None:
-        out.print(
-            f"Insurance ({ins.pays}): dealer natural under an ace {_percent(ins.p_natural, 2)}, "
-            f"EV {_percent(ins.ev_per_unit, 2)} per unit insured"
-        )
-    if ins.even_money_offered:
-        out.print(f"Even money: worth 1; declining is worth {ins.even_money_ev:.4f}")
-    from croupier.math.strategy import render_chart, strategy_chart  # the chart module builds on this one
-
-    render_chart(strategy_chart(analysis), out, header=False)

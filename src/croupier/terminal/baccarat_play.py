@@ -1,7 +1,8 @@
 """``croupier play baccarat``: one player at a baccarat table in the terminal.
 
-The only baccarat module that does I/O. Input and output are injected (``ask``, ``console``) so a
-scripted session can be tested; the pace of the deal (``pause``) can be set to nothing.
+The baccarat engine does no I/O; this module does it for the terminal. Input and output are injected
+(``ask``, ``console``) so a scripted session can be tested; the pace of the deal (``pause``) can be
+set to nothing.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from rich.console import Console
 from rich.text import Text
 
 from croupier.baccarat.presets import baccarat_rules
-from croupier.baccarat.roads import Coup, Letter, render_roads, scoreboard
+from croupier.baccarat.roads import Coup, Letter, scoreboard
 from croupier.baccarat.rules import SPOT_LABELS, Rules, Spot
 from croupier.baccarat.state import (
     BaccaratTable,
@@ -32,6 +33,7 @@ from croupier.errors import CroupierError, MoneyError
 from croupier.money import ZERO, format_amount, parse_amount
 from croupier.rng import RandomSource, SystemRandom, seeded
 from croupier.ruleset import parse_assignments
+from croupier.terminal.render import render_roads
 
 YOU = "you"
 

@@ -1,0 +1,198 @@
+"""Rich tables of the analyses, the strategy chart and the baccarat roads, for the terminal.
+
+The math and game packages build values (:class:`~croupier.math.blackjack.BlackjackAnalysis`,
+:class:`~croupier.math.strategy.StrategyChart`, :class:`~croupier.baccarat.roads.Scoreboard`); this
+module only draws them, to standard output unless a :class:`rich.console.Console` is given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from croupier.baccarat.roads import DERIVED_ROADS, BigRoadEntry, Colour, Scoreboard
+from croupier.baccarat.rules import SPOT_LABELS, Spot
+from croupier.math import RANKS, decimal_text, full_shoe
+from croupier.math.baccarat import BaccaratAnalysis
+from croupier.math.baccarat import pays_text as bac_pays
+from croupier.math.baccarat import percent_text as bac_percent
+from croupier.math.blackjack import BlackjackAnalysis, percent_text, shoe_text
+from croupier.math.strategy import LEGEND, StrategyChart, strategy_chart
+
+# --------------------------------------------------------------------------------------------------
+# blackjack
+
+
+def render_blackjack_analysis(analysis: BlackjackAnalysis, console: Console | None = None) -> None:
+    """Print the EV, SD and insurance, then the strategy as charts (hard, soft, pairs × up-card)."""
+    out = console or Console(highlight=False)
+    rules = analysis.rules
+    out.print(f"Blackjack ({rules.preset}): exact analysis of one round from {shoe_text(analysis)}")
+    edge = percent_text(analysis.house_edge)
+    out.print(
+        f"Expected value {percent_text(analysis.ev)} of the initial bet (house edge {edge}), "
+        f"SD {analysis.sd:.4f} per initial hand; no insurance taken"
+    )
+    ins = analysis.insurance
+    if ins.offered and ins.ev_per_unit is not None:
+        out.print(
+            f"Insurance ({ins.pays}): dealer natural under an ace {percent_text(ins.p_natural, 2)}, "
+            f"EV {percent_text(ins.ev_per_unit, 2)} per unit insured"
+        )
+    if ins.even_money_offered:
+        out.print(f"Even money: worth 1; declining is worth {ins.even_money_ev:.4f}")
+    render_chart(strategy_chart(analysis), out, header=False)
+
+
+_STYLE = {"S": "bold black on #f6d55c", "H": "black on white", "D": "bold black on #7cc47f"}
+_STYLE |= {"P": "bold black on #8ec5f0", "R": "bold black on #f2a7a7"}
+
+
+def render_chart(chart: StrategyChart, console: Console | None = None, *, header: bool = True) -> None:
+    """Print ``chart`` as three tables (hard, soft, pairs), the legend and the exceptions."""
+    out = console or Console(highlight=False)
+    if header:
+        out.print(f"[bold]{chart.title}[/]")
+        for line in chart.details:
+            out.print(line)
+    for section in chart.sections:
+        table = Table(title=section.title, title_justify="left")
+        table.add_column("hand")
+        for up in chart.ups:
+            table.add_column(up, justify="center")
+        for label, cells in section.rows:
+            row = [label]
+            for cell in cells:
+                if cell is None:
+                    row.append("")
+                else:
+                    mark = "*" if cell.exceptions else ""
+                    row.append(f"[{_STYLE[cell.code[0]]}] {cell.code:<2} [/]{mark}")
+            table.add_row(*row)
+        out.print(table)
+    out.print("  ".join(f"{code} {meaning}" for code, meaning in LEGEND) + "; * some two-card hands play otherwise")
+    if chart.exceptions:
+        out.print("Hands that play otherwise than their cell:")
+        for line in chart.exceptions:
+            out.print(f"  {line}")
+
+
+# --------------------------------------------------------------------------------------------------
+# baccarat
+
+
+_WIN_EVENT: Mapping[Spot, str] = {
+    "player": "player",
+    "banker": "banker",
+    "tie": "tie",
+    "player_pair": "player_pair",
+    "banker_pair": "banker_pair",
+}
+
+
+def render_baccarat_analysis(analysis: BaccaratAnalysis, console: Console | None = None) -> None:
+    """Print the analysis as two tables: the outcomes with their counts, and every offered bet."""
+    out = console or Console(highlight=False)
+    rules = analysis.rules
+    counts = analysis.counts
+    probabilities = analysis.probabilities
+    full = analysis.remaining == full_shoe(rules.decks)
+    shoe = f"a full {rules.decks}-deck shoe" if full else "the remaining cards"
+    out.print(f"Baccarat ({rules.preset}): exact analysis of one coup from {shoe}, {analysis.cards} cards")
+    if not full:
+        out.print("Remaining: " + " ".join(f"{rank}={n}" for rank, n in zip(RANKS, analysis.remaining, strict=True)))
+
+    outcomes = Table(title="Outcomes (ordered six-card sequences)", title_justify="left")
+    outcomes.add_column("Outcome")
+    outcomes.add_column("Count", justify="right")
+    outcomes.add_column("Probability", justify="right")
+    rows = [
+        ("Banker wins", counts.banker, "banker"),
+        ("Player wins", counts.player, "player"),
+        ("Tie", counts.tie, "tie"),
+        ("Player pair", counts.player_pair, "player_pair"),
+        ("Banker pair", counts.banker_pair, "banker_pair"),
+        ("Banker wins with a two-card 6", counts.banker_six_two_cards, "banker_six_two_cards"),
+        ("Banker wins with a three-card 6", counts.banker_six_three_cards, "banker_six_three_cards"),
+    ]
+    for label, count, key in rows:
+        outcomes.add_row(label, f"{count:,}", decimal_text(probabilities[key], 8))
+    outcomes.add_row("Total", f"{counts.total:,}", "1")
+    out.print(outcomes)
+
+    bets = Table(title="Bets (house edge per coup; a tie pushes player and banker)", title_justify="left")
+    bets.add_column("Bet")
+    bets.add_column("Pays")
+    bets.add_column("Wins", justify="right")
+    bets.add_column("House edge", justify="right")
+    for spot, edge in analysis.house_edge.items():
+        if spot == "lucky_6":
+            wins = probabilities["banker_six_two_cards"] + probabilities["banker_six_three_cards"]
+        else:
+            wins = probabilities[_WIN_EVENT[spot]]
+        bets.add_row(SPOT_LABELS[spot], bac_pays(rules, spot), bac_percent(wins), bac_percent(edge))
+    out.print(bets)
+
+
+# --------------------------------------------------------------------------------------------------
+# roads
+
+
+_LETTER_STYLE = {"B": "bold red", "P": "bold blue", "T": "bold green"}
+_COLOUR_SYMBOL = {"red": "●", "blue": "○"}
+"""Derived-road marks: a filled red disc, a hollow blue ring, told apart even without colour."""
+_TITLES = {"big_eye_boy": "Big eye boy", "small_road": "Small road", "cockroach_pig": "Cockroach pig"}
+
+
+def render_roads(board: Scoreboard, console: Console | None = None) -> None:
+    """Draw the five roads and the ask preview (to standard output unless ``console`` is given)."""
+    out = console or Console()
+    out.print(_grid("Bead plate", [[_letter(letter) for letter in column] for column in board.bead_plate]))
+    big_road = [[_big_road_cell(entry) for entry in column] for column in board.big_road]
+    title = "Big road" + (f" ({board.held_ties} tie(s) held for the first entry)" if board.held_ties else "")
+    out.print(_grid(title, big_road))
+    for name, _ in DERIVED_ROADS:
+        columns = [[_mark(colour) for colour in column] for column in board.derived[name]]
+        out.print(_grid(_TITLES[name], columns))
+    ask = Text("Ask (big eye boy, small road, cockroach pig):")
+    for letter, label in (("B", "banker"), ("P", "player")):
+        ask.append(f"  {label} next ", style=_LETTER_STYLE[letter])
+        for name, _ in DERIVED_ROADS:
+            colour = board.ask[letter][name]
+            ask.append_text(_mark(colour) if colour else Text("-", style="dim"))
+    out.print(ask)
+
+
+def _letter(letter: str) -> Text:
+    return Text(letter, style=_LETTER_STYLE[letter])
+
+
+def _mark(colour: Colour) -> Text:
+    return Text(_COLOUR_SYMBOL[colour], style=f"bold {colour}")
+
+
+def _big_road_cell(entry: BigRoadEntry) -> Text:
+    cell = Text(entry.winner, style=_LETTER_STYLE[entry.winner])
+    if entry.ties:
+        cell.append(str(entry.ties) if entry.ties > 1 else "/", style="bold green")
+    if entry.banker_pair:
+        cell.append("•", style="red")
+    if entry.player_pair:
+        cell.append("•", style="blue")
+    return cell
+
+
+def _grid(title: str, columns: list[list[Text]]) -> Group:
+    """A road under its title: logical columns left to right, rows top to bottom."""
+    rows = max((len(column) for column in columns), default=0)
+    table = Table(show_header=False, box=None, padding=(0, 1))
+    for _ in columns or [[]]:
+        table.add_column(no_wrap=True)
+    if not columns:
+        table.add_row(Text("(empty)", style="dim"))
+    for row in range(rows):
+        table.add_row(*[column[row] if row < len(column) else Text("") for column in columns])
+    return Group(Text(title, style="bold"), table)
