@@ -20,17 +20,30 @@ the tableau dealt it to (``move_card``: a record, the engine's deal being right 
 A shoe may be ended between coups or instead of a redeal (``end_shoe``, Art. 3.2): the bets on the
 layout are returned. With an automatic shuffler each coup is dealt from a fresh shuffle, with no cut
 card and no burn (Art. 2.3, 7.2).
+
+The table's vocabulary (:class:`Phase`, :class:`Automation`, :func:`shuffled_shoes`) and the shoe's end
+are :mod:`croupier.baccarat.phases`; a bet against the limits and the squeeze holder,
+:mod:`croupier.baccarat.betting`; the dealing order, :mod:`croupier.baccarat.tableau`. This module
+re-exports what callers import from it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Collection
 from dataclasses import replace
 from decimal import Decimal
-from enum import Enum
 from typing import TypeVar
 
-from croupier.baccarat import tableau
+from croupier.baccarat import betting, tableau
+from croupier.baccarat.phases import (
+    ALL_AUTOMATIONS,
+    Automation,
+    Phase,
+    ShoeSource,
+    is_last_coup,
+    shoe_end_reason,
+    shuffled_shoes,
+)
 from croupier.baccarat.records import (
     BetCarried,
     BetPlaced,
@@ -51,15 +64,14 @@ from croupier.baccarat.records import (
     ShoeLoaded,
     SqueezeHolderNamed,
 )
-from croupier.baccarat.rules import SPOTS, Rules, Spot
+from croupier.baccarat.rules import Rules, Spot
 from croupier.baccarat.seats import DEFAULT_SEATS, Seats
 from croupier.baccarat.settle import CoupCards, settle_stakes
 from croupier.baccarat.tableau import Side
 from croupier.cards import Card
 from croupier.errors import BetError, CroupierError, IllegalActionError, ShoeError
-from croupier.money import ZERO, format_amount
-from croupier.rng import RandomSource, SystemRandom
-from croupier.shoe import Shoe, place_cut_card
+from croupier.money import ZERO
+from croupier.shoe import Shoe
 
 __all__ = [
     "ALL_AUTOMATIONS",
@@ -95,51 +107,6 @@ SHOE_ENDED_AFTER_TIE = "the shoe ended with the bet standing after a tie (Art. 1
 """Why a bet carried under ``tie_bets = increase_only`` is handed back (docs/rules.md is silent; docs/baccarat.md)."""
 
 SIDES: tuple[Side, ...] = ("player", "banker")
-
-
-class Phase(Enum):
-    AWAITING_SHOE = "awaiting a shoe"
-    SHOE_START = "starting the shoe"
-    BETTING = "betting"
-    DEALING = "dealing"
-    SETTLING = "settling"
-
-
-class Automation(Enum):
-    """Chores the engine performs by itself unless the caller takes them over."""
-
-    SHUFFLING = "load the next shuffled shoe (needs a shoe source)"
-    BURNING = "turn the first card and burn"
-    DEALING = "deal the cards the tableau calls for"
-    SETTLING = "settle a complete coup"
-
-
-ALL_AUTOMATIONS = frozenset(Automation)
-
-ShoeSource = Callable[[], Shoe]
-
-
-def shuffled_shoes(rules: Rules, source: RandomSource | None = None) -> ShoeSource:
-    """New shuffled shoes for ``rules``; none has a cut card with an automatic shuffler (Art. 2.3).
-
-    The cut card goes where ``cut_card`` says (Art. 2.1), but never so near the end that the shoe could
-    run out before its last coup (:attr:`Rules.cards_from_cut_card_to_end`: 12, or 14 with a burn
-    before each coup).
-    """
-    random_source = source or SystemRandom()
-    total = rules.decks * 52
-    need = rules.cards_from_cut_card_to_end
-    setting = rules.cut_card
-    if isinstance(setting, tuple):
-        setting = (max(setting[0], need), max(setting[1], need))
-    elif setting is not None:
-        setting = min(setting, total - need)
-
-    def new_shoe() -> Shoe:
-        cut = None if rules.automatic_shuffler else place_cut_card(setting, total, random_source)
-        return Shoe.shuffled(rules.decks, cut, random_source)
-
-    return new_shoe
 
 
 # --------------------------------------------------------------------------------------------------
@@ -266,7 +233,7 @@ class BaccaratTable:
 
     def side_total(self, side: Side) -> Decimal:
         """Every player's stake on ``side`` together (Art. 14)."""
-        return sum((amount for (_, spot), amount in self._stakes.items() if spot == side), ZERO)
+        return betting.side_total(self._stakes, side)
 
     # shoe ---------------------------------------------------------------------------------------
     def _why_not_load_shoe(self, shoe: Shoe) -> CroupierError | None:
@@ -392,7 +359,6 @@ class BaccaratTable:
     def _why_not_place_bet(
         self, player: str, spot: str, amount: Decimal, seat: int | None = None
     ) -> CroupierError | None:
-        rules = self.rules
         if self.phase is not Phase.BETTING:
             return IllegalActionError(f"bets are not taken now ({self.phase.value})")
         if not player:
@@ -400,35 +366,7 @@ class BaccaratTable:
         seat_error = self._seats.why_not_bet_on(player, seat)
         if seat_error is not None:
             return seat_error
-        if spot not in SPOTS:
-            return BetError(f"unknown spot {spot!r}; the spots are {', '.join(rules.spots)} (Art. 13)")
-        if spot not in rules.spots:
-            return BetError(f"{rules.preset} does not offer {spot} (lucky_6 = false; 2018 amendment)")
-        if amount <= 0:
-            return BetError(f"a bet must be a positive amount, got {format_amount(amount)}")
-        stake = self._stakes.get((player, spot), ZERO) + amount
-        after = f"; this bet makes {player}'s {spot} stake {format_amount(stake)}" if stake != amount else ""
-        if rules.min_bet is not None and stake < rules.min_bet:
-            return BetError(f"{rules.preset}'s minimum bet is {format_amount(rules.min_bet)} (Art. 18){after}")
-        if rules.max_bet is not None and stake > rules.max_bet:
-            return BetError(f"{rules.preset}'s maximum bet is {format_amount(rules.max_bet)} (Art. 14, 18){after}")
-        step = rules.banker_stake_step
-        if spot == "banker" and step is not None and stake % step != 0:
-            return BetError(
-                f"{rules.preset} banker bets must be a multiple of the minimum {format_amount(step)} (Art. 18){after}"
-            )
-        cap = rules.max_side_imbalance
-        if cap is not None and spot in ("player", "banker"):
-            banker = self.side_total("banker") + (amount if spot == "banker" else ZERO)
-            player_total = self.side_total("player") + (amount if spot == "player" else ZERO)
-            difference = abs(banker - player_total)
-            if difference > cap:
-                return BetError(
-                    f"{rules.preset} caps the difference between banker and player stakes at {format_amount(cap)} "
-                    f"(Art. 14); this bet would make it {format_amount(difference)} "
-                    f"(banker {format_amount(banker)}, player {format_amount(player_total)})"
-                )
-        return None
+        return betting.why_not_stake(self.rules, player, spot, amount, self._stakes)
 
     def verify_place_bet(self, player: str, spot: str, amount: Decimal, seat: int | None = None) -> None:
         _raise(self._why_not_place_bet(player, spot, amount, seat))
@@ -483,7 +421,9 @@ class BaccaratTable:
         if self.phase is Phase.AWAITING_SHOE:
             last = self.last_result
             if self.shoe is not None and last is not None and last.last_coup:
-                return IllegalActionError(f"the shoe is over: {self._shoe_end_reason()}; a new shoe is needed")
+                return IllegalActionError(
+                    f"the shoe is over: {shoe_end_reason(self.rules, self._cut_card_coup)}; a new shoe is needed"
+                )
             return IllegalActionError("no shoe is in play")
         if self.phase is not Phase.BETTING:
             return IllegalActionError(f"a coup cannot begin now ({self.phase.value})")
@@ -533,20 +473,12 @@ class BaccaratTable:
         record = CoupStarted(self._coup, demo)
         self._operations.append(record)
         if self.rules.squeeze and not demo:
+            if seated is None and self._seats.occupied:
+                seated = self._seats.players
             for side in SIDES:
-                self._operations.append(SqueezeHolderNamed(side, self._squeeze_holder(side, seated)))
+                self._operations.append(SqueezeHolderNamed(side, betting.squeeze_holder(side, self._stakes, seated)))
         self._automate()
         return record
-
-    def _squeeze_holder(self, side: Side, seated: Collection[str] | None) -> str | None:
-        """Art. 16.2: the seated player with the largest bet on ``side``; on equal bets, the first to bet."""
-        if seated is None and self._seats.occupied:
-            seated = self._seats.players
-        holder, largest = None, ZERO
-        for (player, spot), amount in self._stakes.items():
-            if spot == side and (seated is None or player in seated) and amount > largest:
-                holder, largest = player, amount
-        return holder
 
     def _why_not_deal_card(self) -> CroupierError | None:
         if self.phase is not Phase.DEALING:
@@ -591,7 +523,7 @@ class BaccaratTable:
         the dealer's next card (:meth:`supply`). Where the shoe cannot go on, :meth:`end_shoe` returns the bets.
         """
         self.verify_void_coup()
-        dealt = tuple(_interleave(self._player_cards, self._banker_cards))
+        dealt = tuple(tableau.dealing_order(self._player_cards, self._banker_cards))
         self._player_cards, self._banker_cards = [], []
         self.phase = Phase.DEALING
         return self._record(CoupVoided(self._coup, dealt, reason))
@@ -677,7 +609,7 @@ class BaccaratTable:
         cards = CoupCards(tuple(self._player_cards), tuple(self._banker_cards))
         stakes = [(player, spot, amount) for (player, spot), amount in self._stakes.items()]
         settlements = settle_stakes(self.rules, cards, stakes)
-        last_coup = self._is_last_coup()
+        last_coup = is_last_coup(self.rules, self._coup, self._cut_card_coup)
         tie = cards.winner == "tie" and not self._demo
         tied = {key: amount for key, amount in self._stakes.items() if tie and key[1] in SIDES}
         carry = self.rules.tie_bets == "increase_only" and bool(tied)
@@ -699,27 +631,6 @@ class BaccaratTable:
                 self._operations.append(BetReturned(player, spot, amount, SHOE_ENDED_AFTER_TIE))
         self._automate()
         return record
-
-    def _is_last_coup(self) -> bool:
-        if self.rules.automatic_shuffler:
-            return True  # Art. 7.2: the cards go back into the machine after every coup
-        if self._cut_card_coup is None:
-            return False
-        if self.rules.at_cut_card == "last":
-            return self._coup >= self._cut_card_coup
-        return self._coup >= self._cut_card_coup + 1
-
-    def _shoe_end_reason(self) -> str:
-        if self.rules.automatic_shuffler:
-            return "the automatic shuffler takes the cards back after every coup (Art. 7.2)"
-        if self.rules.at_cut_card == "last":
-            return (
-                f"the cut card came out in coup {self._cut_card_coup}, the shoe's last (Art. 3.1; at_cut_card = last)"
-            )
-        return (
-            f"the cut card came out in coup {self._cut_card_coup} and {self.rules.preset} plays one more coup "
-            "after it (Art. 3.1; at_cut_card = one_more)"
-        )
 
     # chores -------------------------------------------------------------------------------------
     def verify_next_chore(self) -> None:
@@ -778,13 +689,3 @@ class BaccaratTable:
 def _raise(error: CroupierError | None) -> None:
     if error is not None:
         raise error
-
-
-def _interleave(player: Iterable[Card], banker: Iterable[Card]) -> list[Card]:
-    """Cards in the order dealt (Art. 7): P, B, P, B, then the third cards, the player's first."""
-    player_cards, banker_cards = list(player), list(banker)
-    order: list[Card] = []
-    for i in range(max(len(player_cards), len(banker_cards))):
-        order.extend(player_cards[i : i + 1])
-        order.extend(banker_cards[i : i + 1])
-    return order

@@ -8,7 +8,7 @@ player drew, and :data:`BANKER_DRAWS_WHEN_PLAYER_STOOD` when not (Art. 9.3-9.4).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
 from croupier.cards import Card
@@ -115,3 +115,13 @@ def winner(player_total: int, banker_total: int) -> Winner:
     if banker_total > player_total:
         return "banker"
     return "tie"
+
+
+def dealing_order(player: Iterable[Card], banker: Iterable[Card]) -> list[Card]:
+    """Cards in the order dealt (Art. 7): P, B, P, B, then the third cards, the player's first."""
+    player_cards, banker_cards = list(player), list(banker)
+    order: list[Card] = []
+    for i in range(max(len(player_cards), len(banker_cards))):
+        order.extend(player_cards[i : i + 1])
+        order.extend(banker_cards[i : i + 1])
+    return order

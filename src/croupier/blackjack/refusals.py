@@ -1,4 +1,5 @@
-"""Why a play decision is refused for the hand to act (``None``: allowed), and what a double adds.
+"""Which hand is to act (:func:`hand_to_act`), why a play decision is refused for it (``None``:
+allowed), and what a double adds.
 
 The ``verify_`` faces of :class:`~croupier.blackjack.state.Round` raise these reasons, and
 :meth:`~croupier.blackjack.state.Round.legal_actions` offers what none of them refuses. Nothing here
@@ -12,13 +13,70 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from croupier.blackjack import actions as op
 from croupier.blackjack.hand import Hand
 from croupier.blackjack.rules import DOUBLE_TOTALS
 from croupier.errors import IllegalActionError
 from croupier.money import ZERO, exact, format_amount, parse_amount
 
 if TYPE_CHECKING:
-    from croupier.blackjack.state import Round
+    from croupier.blackjack.round import Round
+
+
+def hand_to_act(
+    rd: Round, kind: str, box: int, hand: int | None, player: str | None, turn: op.AwaitDecision | None = None
+) -> tuple[Hand, int, str]:
+    """The hand to act (``turn``, else the pending decision) as (hand, index, decider), checked against
+    what the caller named: the box, the hand, the player (Art. 3.2c, 13; online §2.7, §4.4)."""
+    what = f"{kind} on box {box}" + (f" hand {hand}" if hand is not None else "")
+    if turn is None:
+        if rd.voided:
+            raise IllegalActionError(f"{what}: the round was voided")
+        named = rd.hands.get(box)
+        index = hand if hand is not None else 0
+        if (
+            not isinstance(rd.pending, op.AwaitDecision)
+            and kind != "stand"
+            and named
+            and 0 <= index < len(named)
+            and named[index].total == 21
+            and named[index].outcome not in ("bonus", "bust")
+        ):
+            raise IllegalActionError(f"{what}: box {box} holds 21 and takes no more cards (online §4.4)")
+        if rd.ended:
+            raise IllegalActionError(f"{what}: the round is over")
+        if isinstance(rd.pending, op.AwaitInsurance):
+            raise IllegalActionError(f"{what}: insurance is still offered; close it first")
+        if not isinstance(rd.pending, op.AwaitDecision):
+            raise IllegalActionError(f"{what}: the round waits for {op.describe_pending(rd.pending)}")
+        turn = rd.pending
+    index = turn.hand if hand is None else hand
+    hands = rd.hands.get(box)
+    if hands is None:
+        raise IllegalActionError(f"{what}: box {box} has no bet this round")
+    if not 0 <= index < len(hands):
+        raise IllegalActionError(f"{what}: box {box} has {len(hands)} hand(s)")
+    if (box, index) != (turn.box, turn.hand):
+        target = hands[index]
+        if target.done and target.total == 21 and not target.outcome:
+            raise IllegalActionError(f"{what}: box {box} holds 21 and takes no more cards (online §4.4)")
+        if target.done:
+            reason = f"hand {index} of box {box} is finished" + (
+                f" ({target.outcome})" if target.outcome else f" on {target.total}"
+            )
+            raise IllegalActionError(f"{what}: {reason}; box {turn.box} hand {turn.hand} is to act")
+        raise IllegalActionError(
+            f"{what}: boxes play from box 1 up, each hand to completion (Art. 3.2c; online §2.7); "
+            f"box {turn.box} hand {turn.hand} is to act"
+        )
+    entitled = turn.player
+    if player is not None and player != entitled:
+        if player not in rd.bets[box]:
+            raise IllegalActionError(f"{what}: {player} has no bet on box {box}")
+        raise IllegalActionError(
+            f"{what}: box {box}'s decisions belong to {entitled}, the highest bet (Art. 13); {player} may not decide"
+        )
+    return hands[index], index, entitled
 
 
 def hit(rd: Round, box: int, target: Hand) -> str | None:
