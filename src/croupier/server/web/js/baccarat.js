@@ -14,7 +14,7 @@ import { api, newKey, watchTable } from "./api.js";
 import { esc, money, signed, cents, centsText, bacTotal, isoMs, chipValues } from "./util.js";
 import { cardSvg, chipStack, roadMark } from "./svg.js";
 import { rulesFor } from "./rules.js";
-import { patch, chipTray, rulesPanel, isTyping, cutHtml, sendCut, cutLine, seedHtml, cutState, stakeOps, localRefusal, consoleLink, rebet } from "./common.js";
+import { patch, chipTray, rulesPanel, isTyping, cutHtml, sendCut, cutLine, seedHtml, cutState, stakeOps, localRefusal, consoleLink, rebet, stakeControl } from "./common.js";
 
 const SPOT_KEYS = { player: "P", banker: "B", tie: "T", player_pair: "Q", banker_pair: "W", lucky_6: "L" };
 
@@ -609,24 +609,7 @@ export function mountBaccarat(main, table, ctx) {
       update();
       return;
     }
-    if (event.target.closest("#clear-stake")) {
-      stake.clear();
-      update();
-      return;
-    }
-    if (event.target.closest("#undo-stake")) {
-      stake.undo();
-      update();
-      return;
-    }
-    if (event.target.closest("#rebet")) {
-      again(1);
-      return;
-    }
-    if (event.target.closest("#double-bet")) {
-      again(2);
-      return;
-    }
+    if (stakeControl(event.target, stake, update, again)) return;
     const spot = event.target.closest(".bet-spot");
     if (spot) {
       bet(spot.dataset.spot);

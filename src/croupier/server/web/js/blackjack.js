@@ -21,7 +21,7 @@ import { api, newKey, watchTable } from "./api.js";
 import { esc, money, signed, signedCents, cents, centsText, bjTotal, isoMs, chipValues } from "./util.js";
 import { cardSvg, chipStack } from "./svg.js";
 import { rulesFor } from "./rules.js";
-import { patch, chipTray, rulesPanel, isTyping, cutHtml, sendCut, cutLine, seedHtml, cutState, stakeOps, localRefusal, consoleLink, rebet } from "./common.js";
+import { patch, chipTray, rulesPanel, isTyping, cutHtml, sendCut, cutLine, seedHtml, cutState, stakeOps, localRefusal, consoleLink, rebet, stakeControl } from "./common.js";
 
 const SHORTCUTS = { hit: "H", stand: "S", double: "D", split: "P", surrender: "R", insurance: "I", even_money: "E" };
 const DECISIONS = ["hit", "stand", "double", "split", "surrender"];
@@ -979,24 +979,7 @@ export function mountBlackjack(main, table, ctx) {
       update();
       return;
     }
-    if (event.target.closest("#clear-stake")) {
-      stake.clear();
-      update();
-      return;
-    }
-    if (event.target.closest("#undo-stake")) {
-      stake.undo();
-      update();
-      return;
-    }
-    if (event.target.closest("#rebet")) {
-      again(1);
-      return;
-    }
-    if (event.target.closest("#double-bet")) {
-      again(2);
-      return;
-    }
+    if (stakeControl(event.target, stake, update, again)) return;
     const bet = event.target.closest(".bet-here");
     if (bet) {
       placeBet(Number(bet.dataset.box));

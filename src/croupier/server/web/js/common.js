@@ -244,3 +244,27 @@ export async function rebet(s, bets, { t, table, rules, ctx, refuse, update }) {
   else s.note = "";
   update();
 }
+
+// A click on the stake's own controls (clear, undo, re-bet, double bet) at either table: true when it was one.
+// `again(n)` places the last round's bets n times over (rebet above).
+export function stakeControl(target, stake, update, again) {
+  if (target.closest("#clear-stake")) {
+    stake.clear();
+    update();
+    return true;
+  }
+  if (target.closest("#undo-stake")) {
+    stake.undo();
+    update();
+    return true;
+  }
+  if (target.closest("#rebet")) {
+    again(1);
+    return true;
+  }
+  if (target.closest("#double-bet")) {
+    again(2);
+    return true;
+  }
+  return false;
+}
