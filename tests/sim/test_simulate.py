@@ -11,6 +11,7 @@ import pytest
 from rich.console import Console
 
 from croupier.blackjack.presets import blackjack_rules
+from croupier.codes import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from croupier.math.blackjack import analyze_blackjack
 from croupier.sim import (
     ChartError,
@@ -25,7 +26,6 @@ from croupier.sim import (
 )
 from croupier.sim.blackjack import money_unit, seed_words
 from croupier.sim.generator import below, seed_state
-from croupier.sim.kernels import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 
 
 @pytest.mark.parametrize(

@@ -20,9 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-STAND, HIT, DOUBLE, SPLIT, SURRENDER = 0, 1, 2, 3, 4
-OPTIONS = 5
-SIX, SEVEN, EIGHT = 5, 6, 7
+from croupier.codes import DOUBLE, EIGHT, HIT, OPTIONS, SEVEN, SIX, SPLIT, STAND, SURRENDER
+
 SUIT_MATCH = 0.25  # P(a card of a given rank is of a given suit): suits are exchangeable (see blackjack.py)
 
 
@@ -130,7 +129,7 @@ def _total(hard, aces):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _stand_part(dr, t):  # type: ignore[no-untyped-def]
+def stand_part(dr, t):  # type: ignore[no-untyped-def]
     """Expected result of a standing total ``t`` (stake 1) over the dealer's non-natural outcomes."""
     made = dr[0] + dr[1] + dr[2] + dr[3] + dr[4]
     bust = 1.0 - dr[5] - made
@@ -155,7 +154,7 @@ def _stand_decided(dr, t):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _natural(shoe, infinite, total, n_aces, n_tens, n_cards, u):  # type: ignore[no-untyped-def]
+def p_natural(shoe, infinite, total, n_aces, n_tens, n_cards, u):  # type: ignore[no-untyped-def]
     """P(the hole card makes a natural with up-card ``u``) once ``n_cards`` (with these aces and tens) are out."""
     if u != 0 and u != 9:
         return 0.0
@@ -169,7 +168,7 @@ def _natural(shoe, infinite, total, n_aces, n_tens, n_cards, u):  # type: ignore
 
 
 @njit(cache=True, inline="always")
-def _draw(shoe, infinite, total, cards, r, n_cards, u, v):  # type: ignore[no-untyped-def]
+def p_draw(shoe, infinite, total, cards, r, n_cards, u, v):  # type: ignore[no-untyped-def]
     """P(next card has value ``v``) with composition ``r`` (``n_cards`` cards) and the up-card ``u`` out."""
     if infinite:
         return shoe[v]
@@ -267,7 +266,7 @@ def solve(  # type: ignore[no-untyped-def]
             t = _total(hard[r], na)
             dr = dmat[0 if infinite else r, u]
             pb = dr[5]
-            s_part = _stand_part(dr, t)
+            s_part = stand_part(dr, t)
             st = s_part - lose1 * pb
             stm = _stand_decided(dr, t) + lose1 * pb
             stand_v[r] = st
@@ -282,14 +281,14 @@ def solve(  # type: ignore[no-untyped-def]
             dv = 0.0
             dm = 0.0
             for v in range(10):
-                p = _draw(shoe, infinite, total, cards, r, sz, u, v)
+                p = p_draw(shoe, infinite, total, cards, r, sz, u, v)
                 if p <= 0.0:
                     continue
                 c = plus[r, v]
                 if hard[r] + v + 1 > 21:
                     z = 1.0
                     if pk:
-                        z = 1.0 - _natural(shoe, infinite, total, na + (v == 0), cards[r, 9] + (v == 9), sz + 1, u)
+                        z = 1.0 - p_natural(shoe, infinite, total, na + (v == 0), cards[r, 9] + (v == 9), sz + 1, u)
                     h -= p * z
                     hm += p * z
                     dv -= 2.0 * p * z
@@ -300,7 +299,7 @@ def solve(  # type: ignore[no-untyped-def]
                     if sz == 2:
                         dc = dmat[0 if infinite else c, u]
                         tc = _total(hard[c], cards[c, 0])
-                        dv += p * (2.0 * _stand_part(dc, tc) - lose2 * dc[5])
+                        dv += p * (2.0 * stand_part(dc, tc) - lose2 * dc[5])
                         dm += p * (4.0 * _stand_decided(dc, tc) + lose2 * lose2 * dc[5])
             hit_v[r] = h
             hit_m[r] = hm
@@ -316,12 +315,12 @@ def solve(  # type: ignore[no-untyped-def]
                 hits_v[r] = h
                 hits_m[r] = hm
                 if bonus777 > 0 and cards[r, SEVEN] == 2:
-                    p = _draw(shoe, infinite, total, cards, r, sz, u, SEVEN)
+                    p = p_draw(shoe, infinite, total, cards, r, sz, u, SEVEN)
                     if p > 0:
                         c = plus[r, SEVEN]
                         z = 1.0
                         if pk:
-                            z = 1.0 - _natural(shoe, infinite, total, na, cards[r, 9], sz + 1, u)
+                            z = 1.0 - p_natural(shoe, infinite, total, na, cards[r, 9], sz + 1, u)
                         hit_v[r] += p * (bonus777 * z - cont_v[c])
                         hit_m[r] += p * (bonus777 * bonus777 * z - cont_m[c])
                         hits_v[r] = hit_v[r]
@@ -329,12 +328,12 @@ def solve(  # type: ignore[no-untyped-def]
                 if bonus678 > 0:
                     miss = _bonus_missing(cards, r)
                     if miss >= 0:
-                        p = _draw(shoe, infinite, total, cards, r, sz, u, miss) * SUIT_MATCH
+                        p = p_draw(shoe, infinite, total, cards, r, sz, u, miss) * SUIT_MATCH
                         if p > 0:
                             c = plus[r, miss]
                             z = 1.0
                             if pk:
-                                z = 1.0 - _natural(shoe, infinite, total, na, cards[r, 9], sz + 1, u)
+                                z = 1.0 - p_natural(shoe, infinite, total, na, cards[r, 9], sz + 1, u)
                             hits_v[r] += p * (bonus678 * z - cont_v[c])
                             hits_m[r] += p * (bonus678 * bonus678 * z - cont_m[c])
         # two-card results without splits
@@ -347,7 +346,7 @@ def solve(  # type: ignore[no-untyped-def]
                     if shoe[x] < need_x or shoe[y] < need_y:
                         continue
                 na = cards[r, 0]
-                pb = _natural(shoe, infinite, total, na, cards[r, 9], 2, u)
+                pb = p_natural(shoe, infinite, total, na, cards[r, 9], 2, u)
                 nat[u, x, y] = pb
                 z = 1.0 - pb if peek[u] else 1.0
                 t = _total(hard[r], na)
@@ -381,7 +380,7 @@ def solve(  # type: ignore[no-untyped-def]
             rho_any = np.ones(amax + 1)
             rho_non = np.ones(amax + 1)
             p0 = plus[plus[0, pair], pair]
-            pb0 = _natural(shoe, infinite, total, cards[p0, 0], cards[p0, 9], 2, u)
+            pb0 = p_natural(shoe, infinite, total, cards[p0, 0], cards[p0, 9], 2, u)
             z0 = 1.0 - pb0 if pk else 1.0
             mu_any = np.zeros(7)
             mu2_any = np.zeros(7)
@@ -401,7 +400,7 @@ def solve(  # type: ignore[no-untyped-def]
                     dr = dmat[0 if infinite else r, u]
                     pbr = dr[5]
                     lose_s = 0.0 if pk else (1.0 if takes_all else 0.0)
-                    st = _stand_part(dr, t) - lose_s * pbr
+                    st = stand_part(dr, t) - lose_s * pbr
                     if a == 0:
                         for d in range(7):
                             mu[g, d] = 0.0
@@ -429,12 +428,12 @@ def solve(  # type: ignore[no-untyped-def]
                         dmu[:] = 0.0
                         dmu2[:] = 0.0
                     for v in range(10):
-                        p = _draw(shoe, infinite, total, cards, r, size[r], u, v)
+                        p = p_draw(shoe, infinite, total, cards, r, size[r], u, v)
                         if p <= 0.0:
                             continue
                         c = plus[g, v]
                         if hard[g] + v + 1 > 21:
-                            pn = _natural(
+                            pn = p_natural(
                                 shoe, infinite, total, cards[r, 0] + (v == 0), cards[r, 9] + (v == 9), size[r] + 1, u
                             )
                             z = 1.0 - pn if pk else 1.0
@@ -460,7 +459,7 @@ def solve(  # type: ignore[no-untyped-def]
                                 dc = dmat[0 if infinite else rc, u]
                                 tc = _total(hard[c], cards[c, 0])
                                 lose_d = 0.0 if pk else (2.0 if takes_all else 0.0)
-                                dv += p * (2.0 * _stand_part(dc, tc) - lose_d * dc[5])
+                                dv += p * (2.0 * stand_part(dc, tc) - lose_d * dc[5])
                                 if a == 0:
                                     for d in range(5):
                                         res = 0.0 if 17 + d == tc else (2.0 if tc > 17 + d else -2.0)
@@ -496,16 +495,16 @@ def solve(  # type: ignore[no-untyped-def]
                         bonus_p = 0.0
                         bonus_miss = -1
                         if bonus777 > 0 and cards[g, SEVEN] == 2:
-                            bonus_p = _draw(shoe, infinite, total, cards, r, size[r], u, SEVEN)
+                            bonus_p = p_draw(shoe, infinite, total, cards, r, size[r], u, SEVEN)
                             bonus_miss = SEVEN
                             bmu = bonus777
                         elif s == 1:
-                            bonus_p = _draw(shoe, infinite, total, cards, r, size[r], u, miss) * SUIT_MATCH
+                            bonus_p = p_draw(shoe, infinite, total, cards, r, size[r], u, miss) * SUIT_MATCH
                             bonus_miss = miss
                             bmu = bonus678
                         if bonus_p > 0:
                             c = plus[g, bonus_miss]
-                            pn = _natural(shoe, infinite, total, cards[r, 0], cards[r, 9], size[r] + 1, u)
+                            pn = p_natural(shoe, infinite, total, cards[r, 0], cards[r, 9], size[r] + 1, u)
                             z = 1.0 - pn if pk else 1.0
                             hv += bonus_p * (bmu * z - sv[c])
                             hc += bonus_p * (pn - sclo[c])
@@ -559,7 +558,7 @@ def solve(  # type: ignore[no-untyped-def]
                 ca = 0.0
                 pp = 0.0
                 for x in range(10):
-                    p = _draw(shoe, infinite, total, cards, rem, size[rem], u, x)
+                    p = p_draw(shoe, infinite, total, cards, rem, size[rem], u, x)
                     if p <= 0:
                         continue
                     g = plus[base, x]
@@ -576,7 +575,7 @@ def solve(  # type: ignore[no-untyped-def]
                 k_non[a] = fa - pp * sv[gpp]
                 if pp < 1.0:
                     k_non[a] /= 1.0 - pp
-                pn_a = _natural(shoe, infinite, total, cards[rem, 0], cards[rem, 9], size[rem], u)
+                pn_a = p_natural(shoe, infinite, total, cards[rem, 0], cards[rem, 9], size[rem], u)
                 if pn_a > 0:
                     rho_any[a] = ca / pn_a
                     rho_non[a] = (ca - pp * sclo[gpp]) / (1.0 - pp) / pn_a if pp < 1.0 else 1.0

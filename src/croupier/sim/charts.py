@@ -48,15 +48,15 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier.blackjack.rules import DOUBLE_TOTALS, Rules
+from croupier.codes import DOUBLE, HIT, OPTION_CODES, SPLIT, STAND, SURRENDER
 from croupier.errors import CroupierError
-from croupier.sim.kernels import DOUBLE, HIT, SPLIT, STAND, SURRENDER, hit_by_composition
+from croupier.sim.kernels import hit_by_composition
 
 Table = npt.NDArray[np.int8]
 
 VALUE_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
 CHART_UPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)
 """Up-card values in the order of a chart row: 2, 3, …, 9, T, A."""
-OPTION_CODES = {"stand": STAND, "hit": HIT, "double": DOUBLE, "split": SPLIT, "surrender": SURRENDER}
 LETTERS = "HSDdRrP"
 
 

@@ -26,11 +26,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from croupier.codes import DOUBLE, HIT, SPLIT, STAND
 from croupier.math import bj_kernels as bj
 from croupier.sim.generator import below, seed_state
-
-# actions, as in croupier.math.bj_kernels
-STAND, HIT, DOUBLE, SPLIT, SURRENDER = 0, 1, 2, 3, 4
 
 # rule parameters: indexes into the int64 array ``rp``
 R_BOXES = 0
@@ -580,19 +578,19 @@ def hit_by_composition(cards, size, hard, plus, hands, dmat, shoe, infinite, pee
             na = cards[r, 0]
             t = hard[r] + 10 if (na > 0 and hard[r] + 10 <= 21) else hard[r]
             dr = dmat[0 if infinite else r, u]
-            st = bj._stand_part(dr, t) - lose * dr[5]
+            st = bj.stand_part(dr, t) - lose * dr[5]
             if t == 21:
                 cont[r] = st
                 continue
             h = 0.0
             for v in range(10):
-                p = bj._draw(shoe, infinite, total, cards, r, sz, u, v)
+                p = bj.p_draw(shoe, infinite, total, cards, r, sz, u, v)
                 if p <= 0.0:
                     continue
                 if hard[r] + v + 1 > 21:
                     z = 1.0
                     if pk:
-                        z = 1.0 - bj._natural(shoe, infinite, total, na + (v == 0), cards[r, 9] + (v == 9), sz + 1, u)
+                        z = 1.0 - bj.p_natural(shoe, infinite, total, na + (v == 0), cards[r, 9] + (v == 9), sz + 1, u)
                     h -= p * z
                 else:
                     h += p * cont[plus[r, v]]
