@@ -218,3 +218,13 @@ def forget_last_round(socket: Any) -> None:
         socket.send(json.dumps(data))
 
     server.on_message(forward)
+
+
+def test_no_empty_deal_log_before_the_first_card(new_page: Any) -> None:
+    """A table opened between rounds shows no empty "The deal, in order" panel; it appears with the first card."""
+    page = new_page(1366, 900)
+    sign_in(page, "ana")
+    open_table(page, LIVE)
+    wait_betting(page, margin_ms=0)
+    lines = page.locator("#log li").count()
+    assert page.is_visible("#log-panel") == (lines > 0), lines

@@ -95,6 +95,8 @@ def test_the_history_fits_a_phone(new_page: Any, voided_shoe: None, screenshots:
         page.wait_for_selector(".shoe .verify")
         page.click(".shoe .verify")
         page.wait_for_selector(".fair-check .verify-result[data-ok='true']", timeout=20_000)
+        if language == "en":  # one round is "the round", never "1 rounds"
+            assert " 1 rounds" not in page.inner_text(".fair-check .verify-result")
         fits(page, width, "#history button")
         page.screenshot(path=str(screenshots / f"history-{width}x{height}-{language}.png"), full_page=True)
     in_language(page, "en")

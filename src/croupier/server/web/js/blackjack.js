@@ -815,6 +815,8 @@ export function mountBlackjack(main, table, ctx) {
     });
     const log = root.querySelector("#log");
     if (log) log.scrollTop = log.scrollHeight;
+    const logPanel = root.querySelector("#log-panel");
+    if (logPanel) logPanel.hidden = s.log.length === 0; // no empty "The deal, in order" before the first card
     if (myTurn && s.awaits !== turnSeen) {
       turnSeen = s.awaits;
       showTurn();

@@ -90,7 +90,7 @@ export function mountHistory(main, ctx) {
     let summary;
     if (first) summary = badText(first);
     else if (!check.cutOk) summary = t("fair.cut_bad", { seed: check.cut, shown: check.cutShown });
-    else summary = t("fair.all_ok", { cards: check.cards, rounds });
+    else summary = t(rounds === 1 ? "fair.all_ok_one" : "fair.all_ok", { cards: check.cards, rounds });
     const items = check.groups
       .map((g) => {
         const label = g.ok ? t("fair.group_ok", { where: where(g), cards: g.cards.length }) : badText(g);

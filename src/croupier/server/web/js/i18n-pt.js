@@ -544,6 +544,7 @@ export const PT = {
   "fair.check": "Reconstruir o sapato a partir da semente e verificar cada carta",
   "fair.checking": "A reconstruir o sapato a partir da semente…",
   "fair.all_ok": "✓ A semente corresponde ao compromisso e deu as {cards} cartas de {rounds} jogadas, por ordem",
+  "fair.all_ok_one": "✓ A semente corresponde ao compromisso e deu as {cards} cartas da jogada, por ordem",
   "fair.first_bad": "✗ {where}, carta {card}: o sapato deu {dealt}, o registo mostra {shown}",
   "fair.round_n": "jogada {number}",
   "fair.start": "início do sapato (a primeira carta virada e as suas queimas)",

@@ -544,6 +544,7 @@ export const ZH_HANS = {
   "fair.check": "由种子重建牌靴并逐张核对",
   "fair.checking": "正在由种子重建牌靴…",
   "fair.all_ok": "✓ 种子与承诺值相符，并依序发出 {rounds} 局共 {cards} 张牌",
+  "fair.all_ok_one": "✓ 种子与承诺值相符，并依序发出该局全部 {cards} 张牌",
   "fair.first_bad": "✗ {where}第 {card} 张：牌靴发出 {dealt}，记录显示 {shown}",
   "fair.round_n": "第 {number} 局",
   "fair.start": "开靴（翻开的第一张牌及其烧牌）",
