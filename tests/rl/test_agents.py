@@ -96,7 +96,7 @@ def test_agents_play_the_multi_seat_table() -> None:
 @pytest.mark.parametrize(
     "command",
     [
-        ["benchmarks/rl.py", "--seconds", "0.05"],
+        ["benchmarks/rl.py", "--seconds", "0.05", "--rounds", "300"],
         ["benchmarks/rl_qlearning.py", "--seconds", "0.5", "--eval-rounds", "200"],
     ],
 )

@@ -22,6 +22,7 @@ from croupier.blackjack.rules import Rules
 from croupier.math.blackjack import analyze_blackjack
 from croupier.math.strategy import Cell, strategy_chart
 from croupier.rl.encoding import (
+    ACKNOWLEDGE,
     DECISION_INDEX,
     EVEN_MONEY,
     FIRST_BET,
@@ -31,6 +32,7 @@ from croupier.rl.encoding import (
     PHASE_BET,
     PHASE_DECISION,
     PHASE_INSURANCE,
+    PHASE_OVER,
     STAND,
     Mask,
     Obs,
@@ -91,6 +93,8 @@ class BasicStrategy:
             if mask[INSURANCE] and self.takes_insurance:
                 return INSURANCE
             return NO_INSURANCE
+        if mask[ACKNOWLEDGE] and phase == PHASE_OVER:  # a round the deal settled: its one step
+            return ACKNOWLEDGE
         if phase != PHASE_DECISION:
             raise ValueError(f"the agent is not asked anything now (phase {phase})")
         key = chart_key(obs)

@@ -32,6 +32,7 @@ from croupier.blackjack.state import Round
 from croupier.errors import CroupierError, IllegalActionError
 from croupier.money import MAX_PLACES, ZERO, format_amount
 from croupier.rl.encoding import (
+    ACKNOWLEDGE,
     ACTION_NAMES,
     DECISION_INDEX,
     EVEN_MONEY,
@@ -74,10 +75,13 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
     engine's :class:`~croupier.errors.IllegalActionError` (``"raise"``).
 
     Rewards are in table units: each step's reward is the change of the agent's net this round, so
-    an episode's return is the round's net (insurance, bonuses and surrender included). Without
-    ``bet_sizes``, a round that ends before the agent is asked anything (a natural without an ace
-    up, a dealer natural found by the peek) is settled inside ``reset``; ``info["skipped_rounds"]``
-    and ``info["skipped_net"]`` report such rounds.
+    an episode's return is the round's net (insurance, bonuses and surrender included). No reward
+    is ever given outside a step: without ``bet_sizes``, a round that the deal settles before the
+    agent is asked anything (a natural without an ace up, a dealer natural found by the peek) is a
+    one-step episode: ``reset`` shows it settled (phase ``over``) with one legal action,
+    :data:`~croupier.rl.encoding.ACKNOWLEDGE` (action 0), whose step delivers the round's net and
+    terminates. So every round is an episode and every episode's return is its round's net, which
+    is what ``gymnasium.wrappers.RecordEpisodeStatistics`` reports.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 (gymnasium's name)
@@ -117,6 +121,7 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
         self._paid = 0
         self._given = 0.0
         self._seated = {box: AGENT}
+        self._unacknowledged = False
 
     # ---------------------------------------------------------------------------------------------
     # gymnasium
@@ -130,34 +135,36 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
             session.start(fresh_seed())
         elif options and options.get("new_shoe"):
             session.new_shoe()
-        skipped: list[float] = []
+        voided = 0
         while True:
             current = self._open()
             if self.bet_sizes:
                 break
             current.bet(AGENT, self.box, self.fixed_bet)
             self._deal(current)
-            if not (current.ended or current.voided):
+            if not current.voided:
                 break
-            if current.ended:  # a voided round (the shoe ran out in the deal) returns every stake
-                skipped.append(float(sum((p.amount for p in current.payments if p.player == AGENT), ZERO)))
+            voided += 1  # the shoe ran out in the deal: every stake is returned (Art. 2.1), nothing to pay
+        self._unacknowledged = current.ended  # settled by the deal: the next step delivers its net
         info = self._info()
         info["shoe_seed"] = session.seed
         info["shoe"] = session.shoe_number
-        info["round"] = session.table.rounds_in_shoe + 1
-        if not self.bet_sizes:
-            info["skipped_rounds"] = len(skipped)
-            info["skipped_nets"] = skipped
-            info["skipped_net"] = float(sum(skipped))
+        info["round"] = session.table.rounds_in_shoe + (0 if current.ended else 1)
+        if voided:
+            info["voided_rounds"] = voided
         return self._observe(), info
 
     def step(self, action: object) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         current = self._round
         if current is None:
             raise IllegalActionError("reset the environment before the first step")
+        index = int(action)  # type: ignore[call-overload]
+        if self._unacknowledged:
+            if index != ACKNOWLEDGE:
+                return self._refuse(index)
+            return self._acknowledge(current)
         if current.ended or current.voided:
             raise IllegalActionError("the round is over: reset the environment for the next one")
-        index = int(action)  # type: ignore[call-overload]
         if not (0 <= index < self._mask.shape[0] and self._mask[index]):
             return self._refuse(index)
         self._perform(current, index)
@@ -176,6 +183,16 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
             info["net"] = format_amount(current.net().get(AGENT, ZERO))
         return self._observe(), reward, terminated, truncated, info
 
+    def _acknowledge(self, current: Round) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        """The one step of a round the deal settled: its net is the reward, and the episode ends."""
+        self._unacknowledged = False
+        reward = float(sum((p.amount for p in current.payments if p.player == AGENT), ZERO))
+        self._paid = len(current.payments)
+        self._given = reward
+        info = self._info()
+        info["net"] = format_amount(current.net().get(AGENT, ZERO))
+        return self._observe(), reward, True, False, info
+
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self._round is None:
             return None
@@ -188,6 +205,10 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
         current = self._round
         if current is None:
             raise IllegalActionError("reset the environment before the first step")
+        if self._unacknowledged:
+            if action != ACKNOWLEDGE:
+                raise IllegalActionError(f"the deal settled the round: acknowledge it ({ACKNOWLEDGE}), not {action}")
+            return
         verify_action(current, action, self.box, AGENT, self.bet_sizes, single=True)
 
     @property
@@ -272,7 +293,9 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
         mask[:] = 0
         pending = current.pending
         kind = type(pending)
-        if kind is op.AwaitDecision:
+        if self._unacknowledged:
+            mask[ACKNOWLEDGE] = 1
+        elif kind is op.AwaitDecision:
             for action in current.legal_actions():
                 if action.kind in DECISION_INDEX:  # not the even-money offers open to naturals (Art. 6)
                     mask[DECISION_INDEX[action.kind]] = 1

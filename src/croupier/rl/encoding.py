@@ -45,6 +45,9 @@ from croupier.money import parse_amount
 STAND, HIT, DOUBLE, SPLIT, SURRENDER, INSURANCE, EVEN_MONEY, NO_INSURANCE, NO_BET = range(9)
 FIRST_BET = 9
 """Index of the first bet action."""
+ACKNOWLEDGE = STAND
+"""The one action of a round the deal settled (single agent, phase ``over`` at ``reset``): its step
+delivers the round's net as the reward and ends the episode (docs/rl.md, "Episodes")."""
 
 ACTION_NAMES: tuple[str, ...] = (
     "stand",
