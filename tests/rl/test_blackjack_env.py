@@ -134,7 +134,7 @@ def _drive(env: BlackjackEnv, seed: int, episodes: int) -> tuple[list[Any], Deci
             before = obs.tolist()
             action = int(illegal[rng.randbelow(len(illegal))])
             obs, reward, terminated, truncated, info = env.step(action)
-            assert "illegal_action" in info and reward == 0.0 and not (terminated or truncated)
+            assert "illegal_action" in info and reward == -env.illegal_penalty and not (terminated or truncated)
             assert obs.tolist() == before and info["action_mask"].tolist() == mask.tolist()
             continue
         obs, reward, terminated, truncated, info = env.step(pick(mask, rng))

@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 import gymnasium as gym
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 
 from croupier.blackjack import actions as op
@@ -49,9 +50,10 @@ from croupier.rl.encoding import (
     SEEN,
     Mask,
     Obs,
+    Observation,
     default_bet,
     engine_action,
-    observation_high,
+    observation_space,
     read_bet_sizes,
     up_value,
     write_hand,
@@ -64,7 +66,7 @@ AGENT = "agent"
 IllegalPolicy = Literal["refuse", "raise"]
 
 
-class BlackjackEnv(gym.Env[Obs, np.int64]):
+class BlackjackEnv(gym.Env[Observation, np.int64]):
     """One box of a blackjack table under ``preset`` and ``rules_overrides``; see the module docstring.
 
     ``bet_sizes``: when given, each episode begins with the bet (action ``9 + k`` bets
@@ -72,7 +74,13 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
     and ``reset`` deals it. ``box``: the agent's box (1-``rules.boxes``). ``illegal_action``: an
     action outside the mask is refused (``"refuse"``: the state is unchanged, the reward is
     ``illegal_penalty`` and ``info["illegal_action"]`` holds the engine's reason) or raises the
-    engine's :class:`~croupier.errors.IllegalActionError` (``"raise"``).
+    engine's :class:`~croupier.errors.IllegalActionError` (``"raise"``). The penalty defaults to one
+    table unit, so that an agent that ignores the mask cannot stall a losing game for free.
+    ``max_steps``: the most steps of an episode (refused ones count); the step that reaches it
+    truncates the episode and voids the round in play (Art. 2.1: its stakes are returned, so what
+    it paid is taken back in that step's reward); ``None``: no limit. ``mask_in_obs``: the
+    observation is ``{"observation": vector, "action_mask": mask}`` (a ``Dict`` space) instead of
+    the vector alone; :meth:`action_masks` gives the mask either way (sb3-contrib's convention).
 
     Rewards are in table units: each step's reward is the change of the agent's net this round, so
     an episode's return is the round's net (insurance, bonuses and surrender included). No reward
@@ -95,7 +103,9 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
         bet: object | None = None,
         box: int = 1,
         illegal_action: IllegalPolicy = "refuse",
-        illegal_penalty: float = 0.0,
+        illegal_penalty: float = 1.0,
+        max_steps: int | None = 100,
+        mask_in_obs: bool = False,
         render_mode: str | None = None,
     ) -> None:
         self.rules: Rules = blackjack_rules(preset, rules_overrides)
@@ -106,14 +116,18 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
             raise ValueError(f"illegal_action is 'refuse' or 'raise', got {illegal_action!r}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is None or 'ansi', got {render_mode!r}")
+        if max_steps is not None and max_steps < 1:
+            raise ValueError(f"max_steps is a positive number of steps or None, got {max_steps!r}")
         self.box = box
         self.bet_sizes: tuple[Decimal, ...] = read_bet_sizes(rules, bet_sizes) if bet_sizes is not None else ()
         self.fixed_bet: Decimal = read_bet_sizes(rules, [bet])[0] if bet is not None else default_bet(rules)
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
+        self.max_steps = max_steps
+        self.mask_in_obs = mask_in_obs
         self.render_mode = render_mode
         self.action_space = spaces.Discrete(FIRST_BET + len(self.bet_sizes))
-        self.observation_space = spaces.Box(0, observation_high(rules), (OBS_SIZE,), np.int64)
+        self.observation_space = observation_space(rules, int(self.action_space.n), mask_in_obs)
         self.session = TableSession(rules)
         self._round: Round | None = None
         self._obs: Obs = np.zeros(OBS_SIZE, dtype=np.int64)
@@ -122,10 +136,13 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
         self._given = 0.0
         self._seated = {box: AGENT}
         self._unacknowledged = False
+        self._steps = 0
 
     # ---------------------------------------------------------------------------------------------
     # gymnasium
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
         """A new round; ``seed`` starts a new seeded stream of shoes; ``options={"new_shoe": True}`` shuffles anew."""
         super().reset(seed=seed)
         session = self.session
@@ -152,9 +169,44 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
         info["round"] = session.table.rounds_in_shoe + (0 if current.ended else 1)
         if voided:
             info["voided_rounds"] = voided
-        return self._observe(), info
+        self._steps = 0
+        return self._wrap(self._observe()), info
 
-    def step(self, action: object) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+    def step(self, action: object) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = self._step(action)
+        self._steps += 1
+        if not (terminated or truncated) and self.max_steps is not None and self._steps >= self.max_steps:
+            reward += self._cut_short()
+            truncated = True
+            info = self._info()
+            info["step_limit"] = self.max_steps
+            info["net"] = format_amount(self.round.net().get(AGENT, ZERO))
+            obs = self._observe()
+        return self._wrap(obs), reward, terminated, truncated, info
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions now, as booleans (sb3-contrib's ``MaskablePPO`` calls this)."""
+        return self._mask.astype(np.bool_)
+
+    def _cut_short(self) -> float:
+        """End the episode at the step limit: a round the deal settled pays its net now; a round in
+        play is void (Art. 2.1), its stakes returned, so the reward takes back what it paid."""
+        current = self.round
+        if self._unacknowledged:
+            self._unacknowledged = False
+            return float(current.net().get(AGENT, ZERO))
+        if current.ended or current.voided:
+            return 0.0
+        self.session.abandon(current, f"the episode reached its step limit ({self.max_steps})")
+        taken, self._given = self._given, 0.0
+        return -taken
+
+    def _wrap(self, obs: Obs) -> Observation:
+        if self.mask_in_obs:
+            return {"observation": obs, "action_mask": self._mask.copy()}
+        return obs
+
+    def _step(self, action: object) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         current = self._round
         if current is None:
             raise IllegalActionError("reset the environment before the first step")
