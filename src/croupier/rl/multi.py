@@ -29,7 +29,15 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
+
+from croupier.extras import missing_extra_message
+
+try:
+    from pettingzoo import AECEnv  # type: ignore[import-untyped]
+except ModuleNotFoundError as error:  # name the extra, not just the module
+    raise ModuleNotFoundError(
+        missing_extra_message(error, "croupier.rl.multi") or str(error), name=error.name
+    ) from error
 
 from croupier.blackjack import actions as op
 from croupier.blackjack.presets import blackjack_rules
