@@ -59,6 +59,7 @@ from croupier.rl.encoding import (
     write_hand,
 )
 from croupier.rl.session import TableSession, fresh_seed
+from croupier.rl.values import ExactValues
 
 AGENT = "agent"
 """The player name the agent bets and decides under (in transcripts too)."""
@@ -81,6 +82,10 @@ class BlackjackEnv(gym.Env[Observation, np.int64]):
     it paid is taken back in that step's reward); ``None``: no limit. ``mask_in_obs``: the
     observation is ``{"observation": vector, "action_mask": mask}`` (a ``Dict`` space) instead of
     the vector alone; :meth:`action_masks` gives the mask either way (sb3-contrib's convention).
+    ``action_values``: every ``info`` carries ``"action_values"``, the exact expected net of each
+    legal action at the round's first decision for the cards the agent has not seen (NaN elsewhere:
+    :mod:`croupier.rl.values`), and ``reset``'s info ``"round_ev"``, the exact EV of the round per
+    unit of bet before its deal; each new composition costs one exact analysis (about 0.1 s).
 
     Rewards are in table units: each step's reward is the change of the agent's net this round, so
     an episode's return is the round's net (insurance, bonuses and surrender included). No reward
@@ -106,6 +111,7 @@ class BlackjackEnv(gym.Env[Observation, np.int64]):
         illegal_penalty: float = 1.0,
         max_steps: int | None = 100,
         mask_in_obs: bool = False,
+        action_values: bool = False,
         render_mode: str | None = None,
     ) -> None:
         self.rules: Rules = blackjack_rules(preset, rules_overrides)
@@ -137,6 +143,8 @@ class BlackjackEnv(gym.Env[Observation, np.int64]):
         self._seated = {box: AGENT}
         self._unacknowledged = False
         self._steps = 0
+        self.values = ExactValues(rules) if action_values else None
+        self._unseen: tuple[int, ...] = ()
 
     # ---------------------------------------------------------------------------------------------
     # gymnasium
@@ -169,6 +177,9 @@ class BlackjackEnv(gym.Env[Observation, np.int64]):
         info["round"] = session.table.rounds_in_shoe + (0 if current.ended else 1)
         if voided:
             info["voided_rounds"] = voided
+        if self.values is not None:
+            analysis = self.values.analysis(self._unseen)
+            info["round_ev"] = float("nan") if analysis is None else analysis.ev
         self._steps = 0
         return self._wrap(self._observe()), info
 
@@ -286,6 +297,8 @@ class BlackjackEnv(gym.Env[Observation, np.int64]):
     # internals
     def _open(self) -> Round:
         current = self.session.open_round(self._seated)
+        if self.values is not None:  # what the agent has not seen before this round's deal
+            self._unseen = self.values.unseen(self.session.seen)
         self._round = current
         self._paid = 0
         self._given = 0.0
@@ -360,7 +373,26 @@ class BlackjackEnv(gym.Env[Observation, np.int64]):
             for k, size in enumerate(self.bet_sizes):
                 if current.can_bet(AGENT, self.box, size):
                     mask[FIRST_BET + k] = 1
-        return {"action_mask": mask.copy()}
+        info: dict[str, Any] = {"action_mask": mask.copy()}
+        if self.values is not None:
+            info["action_values"] = self._action_values(current, pending)
+        return info
+
+    def _action_values(self, current: Round, pending: object) -> npt.NDArray[np.float64]:
+        """The exact value of each legal action at the round's first decision (croupier.rl.values), else NaN."""
+        values = self.values
+        assert values is not None
+        n = self._mask.shape[0]
+        if self._unacknowledged or not isinstance(pending, op.AwaitDecision) or pending.hand != 0:
+            return np.full(n, np.nan)
+        hands = current.hands[self.box]
+        cards = hands[0].cards
+        up = current.up_card
+        if len(hands) != 1 or len(cards) != 2 or up is None:
+            return np.full(n, np.nan)
+        bet = current.bets[self.box][AGENT]
+        found = values.action_values(self._unseen, up, cards[0], cards[1], bet, n)
+        return np.where(self._mask.astype(np.bool_), found, np.nan)
 
     def _observe(self) -> Obs:
         current = self._round
