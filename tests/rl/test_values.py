@@ -46,7 +46,8 @@ def test_standing_on_a_stiff_is_worth_what_the_dealer_distribution_says() -> Non
                     counts[RANKS.index(card.rank)] -= 1
                 up = env.round.up_card
                 assert up is not None
-                bust = dealer_outcomes(rules.dealer_hits_soft_17, composition=counts)[VALUE[POINTS[up.rank] - 1]]["bust"]
+                dealer = dealer_outcomes(rules.dealer_hits_soft_17, composition=counts)
+                bust = dealer[VALUE[POINTS[up.rank] - 1]]["bust"]
                 assert values[STAND] == pytest.approx(2 * bust - 1, abs=1e-9)
                 checked += 1
         masked = ~info["action_mask"].astype(bool)
