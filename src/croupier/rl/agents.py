@@ -15,6 +15,7 @@ single-agent and the multi-seat environment alike.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -83,7 +84,11 @@ class BasicStrategy:
         cell = self.cells.get(chart_key(obs))
         return None if cell is None else (cell.best, cell.fallback)
 
-    def act(self, obs: Obs, mask: Mask) -> int:
+    def act(self, obs: Obs | Mapping[str, Any], mask: Mask) -> int:
+        """The strategy's action for ``obs`` (the vector, or the ``Dict`` observation that holds it)."""
+        if isinstance(obs, Mapping):
+            obs = obs["observation"]
+        assert isinstance(obs, np.ndarray)
         phase = int(obs[0])
         if phase == PHASE_BET:
             return int(np.flatnonzero(mask[FIRST_BET:])[0]) + FIRST_BET
