@@ -8,9 +8,13 @@ is one ``env.step`` call. Blackjack-v1 deals from an infinite deck and offers hi
 ours play the full rules from a finite shoe (burns, cut card, a new shoe when it comes out), and
 every observation carries the counter's view. The aim: at least a quarter of the toy's speed.
 
-    python benchmarks/rl.py                # about 20 s
-    python benchmarks/rl.py --seconds 0.5  # a short run (CI)
-    python benchmarks/rl.py --profile      # also the top functions of our step path (cProfile)
+Honest returns: the exact basic strategy (:class:`croupier.rl.agents.BasicStrategy`) plays
+``--rounds`` episodes of each preset under ``gymnasium.wrappers.RecordEpisodeStatistics``; its
+mean episode return is set against the exact analysis' EV (``croupier analyze``) in standard errors.
+
+    python benchmarks/rl.py                            # speed about 20 s, returns 10^6 rounds a preset
+    python benchmarks/rl.py --seconds 0.5 --rounds 500 # a short run (CI)
+    python benchmarks/rl.py --profile                  # also the top functions of our step path (cProfile)
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import math
 import pstats
 import time
 from typing import Any
@@ -26,6 +31,7 @@ import gymnasium
 import numpy as np
 
 import croupier.rl  # noqa: F401  (registers the ids)
+from croupier.rl.agents import BasicStrategy
 
 AIM = 0.25
 """The share of Blackjack-v1's steps per second the project aims at."""
@@ -57,18 +63,61 @@ def run(env: Any, seconds: float, seed: int = 0) -> tuple[float, float]:
     return steps / elapsed, episodes / elapsed
 
 
+def honest_returns(env_id: str, rounds: int, seed: int = 2026) -> tuple[float, float, float, float]:
+    """The exact basic strategy's mean episode return under RecordEpisodeStatistics over ``rounds``
+    episodes, its standard error, the analysis' EV, and the seconds it took."""
+    env = gymnasium.wrappers.RecordEpisodeStatistics(gymnasium.make(env_id), buffer_length=rounds)
+    agent = BasicStrategy(env.unwrapped.rules)  # type: ignore[attr-defined]
+    start = time.perf_counter()
+    obs, info = env.reset(seed=seed)
+    while len(env.return_queue) < rounds:
+        obs, _, terminated, truncated, info = env.step(agent.act(obs, info["action_mask"]))
+        if terminated or truncated:
+            obs, info = env.reset()
+    returns = np.array(env.return_queue, dtype=np.float64)
+    se = float(returns.std(ddof=1)) / math.sqrt(len(returns))
+    return float(returns.mean()), se, agent.analysis.ev, time.perf_counter() - start
+
+
+def print_returns(rounds: int) -> None:
+    print(f"\nHonest returns: exact basic strategy, {rounds:,} episodes, RecordEpisodeStatistics, seed 2026")
+    print("| environment | mean episode return | ± s.e. | analysis EV | (mean − EV) / s.e. | seconds |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for env_id in OURS:
+        mean, se, ev, seconds = honest_returns(env_id, rounds)
+        print(f"| `{env_id}` | {mean:.5f} | {se:.5f} | {ev:.5f} | {(mean - ev) / se:+.2f} | {seconds:.0f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="timed seconds per environment (default 3)")
     parser.add_argument("--profile", action="store_true", help="profile our step path (cProfile)")
+    parser.add_argument("--rounds", type=int, default=1_000_000, help="episodes of the returns check (default 10^6)")
+    parser.add_argument("--skip", nargs="*", default=(), choices=("speed", "returns"), help="sections to skip")
     args = parser.parse_args()
+    if "speed" not in args.skip:
+        print_speed(args.seconds)
+    if "returns" not in args.skip:
+        print_returns(args.rounds)
+    if args.profile:
+        env = gymnasium.make(OURS[0]).unwrapped
+        profiler = cProfile.Profile()
+        profiler.enable()
+        run(env, args.seconds)
+        profiler.disable()
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(18)
+        print(out.getvalue())
+
+
+def print_speed(seconds: float) -> None:
     rows: list[tuple[str, str, float, float]] = []
     for env_id in (TOY, *OURS):
         for wrapped in (True, False):
             env = gymnasium.make(env_id)
             target = env if wrapped else env.unwrapped
-            run(target, min(0.3, args.seconds))  # warm-up
-            steps, episodes = run(target, args.seconds)
+            run(target, min(0.3, seconds))  # warm-up
+            steps, episodes = run(target, seconds)
             rows.append((env_id, "`make`" if wrapped else "unwrapped", steps, episodes))
     toy = {how: steps for env_id, how, steps, _ in rows if env_id == TOY}
     print("| environment | made by | steps/s | episodes/s | steps/s ÷ Blackjack-v1's |")
@@ -79,15 +128,6 @@ def main() -> None:
     worst = min(steps / toy[how] for env_id, how, steps, _ in rows if env_id != TOY)
     verdict = "meets" if worst >= AIM else "misses"
     print(f"\nLowest ratio {worst:.2f}: {verdict} the aim of {AIM:.2f} of Blackjack-v1's steps per second.")
-    if args.profile:
-        env = gymnasium.make(OURS[0]).unwrapped
-        profiler = cProfile.Profile()
-        profiler.enable()
-        run(env, args.seconds)
-        profiler.disable()
-        out = io.StringIO()
-        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(18)
-        print(out.getvalue())
 
 
 if __name__ == "__main__":

@@ -79,7 +79,7 @@ def test_agents_play_the_multi_seat_table() -> None:
                 env.step(None)
                 continue
             mask = info["action_mask"]
-            action = agent.act(obs, mask) if name == "seat_1" else random_action(mask, rng)
+            action = agent.act(obs, mask) if name == "seat_1" else random_action(mask, rng)  # the Dict observation
             assert mask[action], (name, action, mask)
             acted[name].add("bet" if action >= FIRST_BET else "no_bet" if action == NO_BET else "decide")
             env.step(action)
@@ -96,8 +96,9 @@ def test_agents_play_the_multi_seat_table() -> None:
 @pytest.mark.parametrize(
     "command",
     [
-        ["benchmarks/rl.py", "--seconds", "0.05"],
+        ["benchmarks/rl.py", "--seconds", "0.05", "--rounds", "300"],
         ["benchmarks/rl_qlearning.py", "--seconds", "0.5", "--eval-rounds", "200"],
+        ["benchmarks/rl_pg.py", "--episodes", "2000", "--eval-rounds", "100"],
     ],
 )
 def test_the_scripts_run(command: list[str]) -> None:

@@ -86,7 +86,7 @@ def _play(env: BlackjackEnv, seed: int, episodes: int, choose_seed: int) -> list
         if terminated or truncated:
             done += 1
             obs, info = env.reset()
-            seen.append((obs.tolist(), info["action_mask"].tolist(), info.get("skipped_net")))
+            seen.append((obs.tolist(), info["action_mask"].tolist()))
     return seen
 
 
@@ -123,7 +123,7 @@ def _drive(env: BlackjackEnv, seed: int, episodes: int) -> tuple[list[Any], Deci
     """Random play checking every mask; an illegal action now and then must change nothing."""
     rng = seeded(seed)
     obs, info = env.reset(seed=seed)
-    total = Decimal(str(info.get("skipped_net", 0)))
+    total = Decimal(0)
     rounds = []
     done = 0
     while done < episodes:
@@ -134,10 +134,11 @@ def _drive(env: BlackjackEnv, seed: int, episodes: int) -> tuple[list[Any], Deci
             before = obs.tolist()
             action = int(illegal[rng.randbelow(len(illegal))])
             obs, reward, terminated, truncated, info = env.step(action)
-            assert "illegal_action" in info and reward == 0.0 and not (terminated or truncated)
+            assert "illegal_action" in info and reward == -env.illegal_penalty and not (terminated or truncated)
             assert obs.tolist() == before and info["action_mask"].tolist() == mask.tolist()
             continue
         obs, reward, terminated, truncated, info = env.step(pick(mask, rng))
+        total += Decimal(str(reward))
         assert "illegal_action" not in info, info
         if terminated or truncated:
             assert not info["action_mask"].any()
@@ -146,8 +147,6 @@ def _drive(env: BlackjackEnv, seed: int, episodes: int) -> tuple[list[Any], Deci
                 rounds.append(env.round)
                 assert Decimal(info["net"]) == env.round.net()["agent"]
             obs, info = env.reset()
-            if "skipped_net" in info:
-                total += Decimal(str(info["skipped_net"]))
     return rounds, total
 
 
@@ -252,7 +251,7 @@ def test_rewards_add_up_to_the_net_of_the_shoe() -> None:
     env = BlackjackEnv("macau-1983", {"decks": 3, "cut_card": 100})
     rng = seeded(6)
     _obs, info = env.reset(seed=6)
-    returns = Decimal(str(info["skipped_net"]))
+    returns = Decimal(0)
     start = info["shoe"]
     while True:
         _obs, reward, terminated, truncated, info = env.step(pick(info["action_mask"], rng))
@@ -262,7 +261,6 @@ def test_rewards_add_up_to_the_net_of_the_shoe() -> None:
             _obs, info = env.reset()
             if info["shoe"] != start:
                 break
-            returns += Decimal(str(info["skipped_net"]))
     replayed = replay_blackjack(doc)
     assert Decimal(replayed["net"]["agent"]) == returns
 

@@ -60,9 +60,11 @@ def test_the_highest_bet_decides_for_the_box() -> None:
     else:
         pytest.fail("no round with a decision")
     assert current.decider(1) == "behind_1" == env.agent_selection
-    obs, *_ = env.last()
-    assert obs[0] == PHASE_DECISION
-    assert env.observe("seat_1")[0] == PHASE_WAIT
+    obs, *_, info = env.last()
+    assert obs["observation"][0] == PHASE_DECISION
+    assert obs["action_mask"].tolist() == info["action_mask"].tolist() and obs["action_mask"].any()
+    waiting = env.observe("seat_1")
+    assert waiting["observation"][0] == PHASE_WAIT and not waiting["action_mask"].any()
     assert refused(env.verify_action, "seat_1", 0)
     env.step(0)  # behind_1 stands for the box; both bettors' stakes ride on it
     assert [d.player for d in current.operations if isinstance(d, op.Decision)] == ["behind_1"]
@@ -94,13 +96,15 @@ def _play(env: BlackjackAEC, seed: int, episodes: int, *, check: bool = True) ->
     done = 0
     while done < episodes:
         for agent in env.agent_iter():
-            obs, reward, terminated, truncated, info = env.last()
+            observed, reward, terminated, truncated, info = env.last()
+            obs = observed["observation"]
             returns[agent] = returns.get(agent, 0.0) + reward
             trace.append((agent, obs.tolist(), reward, terminated, truncated))
             if terminated or truncated:
                 env.step(None)
                 continue
             mask = info["action_mask"]
+            assert observed["action_mask"].tolist() == mask.tolist(), "the mask in the observation is the info's"
             if check:
                 for action in range(mask.shape[0]):
                     if mask[action]:
@@ -115,8 +119,9 @@ def _play(env: BlackjackAEC, seed: int, episodes: int, *, check: bool = True) ->
                     operations = len(current.operations)
                     env.step(int(illegal[rng.randbelow(len(illegal))]))
                     assert "illegal_action" in env.infos[agent] and env.agent_selection == agent
-                    assert len(current.operations) == operations and env.observe(agent).tolist() == obs.tolist()
-                    assert env.rewards[agent] == 0.0
+                    assert len(current.operations) == operations
+                    assert env.observe(agent)["observation"].tolist() == obs.tolist()
+                    assert env.rewards[agent] == -env.illegal_penalty
                     del env.infos[agent]["illegal_action"]
             env.step(pick(mask, rng))
             assert "illegal_action" not in env.infos.get(agent, {})

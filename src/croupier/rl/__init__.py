@@ -10,6 +10,10 @@ Importing this package registers the Gymnasium environments:
   (:class:`~croupier.rl.baccarat.BaccaratEnv`).
 
 The multi-seat PettingZoo environment is :func:`croupier.rl.multi.blackjack_aec`.
+
+Gymnasium 1.x loads no plugins by entry point, so from a fresh interpreter name this module in the
+id: ``gymnasium.make("croupier.rl:croupier/Blackjack-macau-1983-v0")`` imports it and makes the
+environment in one call.
 """
 
 from __future__ import annotations

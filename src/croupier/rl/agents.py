@@ -15,6 +15,7 @@ single-agent and the multi-seat environment alike.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -22,6 +23,7 @@ from croupier.blackjack.rules import Rules
 from croupier.math.blackjack import analyze_blackjack
 from croupier.math.strategy import Cell, strategy_chart
 from croupier.rl.encoding import (
+    ACKNOWLEDGE,
     DECISION_INDEX,
     EVEN_MONEY,
     FIRST_BET,
@@ -31,6 +33,7 @@ from croupier.rl.encoding import (
     PHASE_BET,
     PHASE_DECISION,
     PHASE_INSURANCE,
+    PHASE_OVER,
     STAND,
     Mask,
     Obs,
@@ -81,7 +84,11 @@ class BasicStrategy:
         cell = self.cells.get(chart_key(obs))
         return None if cell is None else (cell.best, cell.fallback)
 
-    def act(self, obs: Obs, mask: Mask) -> int:
+    def act(self, obs: Obs | Mapping[str, Any], mask: Mask) -> int:
+        """The strategy's action for ``obs`` (the vector, or the ``Dict`` observation that holds it)."""
+        if isinstance(obs, Mapping):
+            obs = obs["observation"]
+        assert isinstance(obs, np.ndarray)
         phase = int(obs[0])
         if phase == PHASE_BET:
             return int(np.flatnonzero(mask[FIRST_BET:])[0]) + FIRST_BET
@@ -91,6 +98,8 @@ class BasicStrategy:
             if mask[INSURANCE] and self.takes_insurance:
                 return INSURANCE
             return NO_INSURANCE
+        if mask[ACKNOWLEDGE] and phase == PHASE_OVER:  # a round the deal settled: its one step
+            return ACKNOWLEDGE
         if phase != PHASE_DECISION:
             raise ValueError(f"the agent is not asked anything now (phase {phase})")
         key = chart_key(obs)

@@ -17,6 +17,13 @@ Observation (``np.int64``, :data:`OBS_FIELDS`): ``coup`` (coups dealt in this sh
 the first card turned at the shoe's start included, burns not), ``winner`` of the last coup (0 none,
 1 player, 2 banker, 3 tie), its ``player_total`` and ``banker_total``.
 
+An action outside the mask is refused (the coup is not dealt, the reward is ``-illegal_penalty``,
+one table unit by default, and ``info["illegal_action"]`` holds the engine's reason) or, with
+``illegal_action="raise"``, raises it. ``max_steps`` (default 1,000, refused steps included)
+truncates a shoe that an agent stalls. ``mask_in_obs`` makes the observation
+``{"observation": vector, "action_mask": mask}``; :meth:`BaccaratEnv.action_masks` gives the mask
+either way. ``render_mode="ansi"``: :meth:`BaccaratEnv.render` writes the last coup.
+
 Reward: the agent's net of the coup in table units (commission included). ``reset(seed=…)``
 starts a seeded stream of shoes (:func:`croupier.rng.seeded`); :meth:`BaccaratEnv.transcript`
 writes the shoe so far as a transcript that ``croupier replay`` replays to the same result.
@@ -30,6 +37,7 @@ from typing import Any, cast
 
 import gymnasium as gym
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 
 from croupier.baccarat.presets import PRESETS, baccarat_rules
@@ -38,7 +46,7 @@ from croupier.baccarat.state import BaccaratTable, CardDealt, FirstCardTurned, P
 from croupier.cards import RANKS
 from croupier.errors import BetError, CroupierError, IllegalActionError, RulesError
 from croupier.money import ZERO, format_amount, parse_amount
-from croupier.rl.encoding import RANK_INDEX, Mask, Obs
+from croupier.rl.encoding import RANK_INDEX, Mask, Obs, Observation
 from croupier.rl.session import fresh_seed
 from croupier.rng import seeded
 
@@ -56,10 +64,10 @@ _SEEN = 2
 _WINNER = {"player": 1, "banker": 2, "tie": 3}
 
 
-class BaccaratEnv(gym.Env[Obs, np.int64]):
+class BaccaratEnv(gym.Env[Observation, np.int64]):
     """The betting decisions of a baccarat shoe under ``preset`` and ``rules_overrides``; see the module docstring."""
 
-    metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012 (gymnasium's name)
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 (gymnasium's name)
 
     def __init__(
         self,
@@ -69,6 +77,10 @@ class BaccaratEnv(gym.Env[Obs, np.int64]):
         bet_sizes: Sequence[object] = (1,),
         spots: Sequence[str] | None = None,
         illegal_action: str = "refuse",
+        illegal_penalty: float = 1.0,
+        max_steps: int | None = 1000,
+        mask_in_obs: bool = False,
+        render_mode: str | None = None,
     ) -> None:
         self.rules: Rules = baccarat_rules(preset, rules_overrides)
         rules = self.rules
@@ -86,12 +98,24 @@ class BaccaratEnv(gym.Env[Obs, np.int64]):
             raise RulesError("bet_sizes: a bet is a positive amount")
         if illegal_action not in ("refuse", "raise"):
             raise ValueError(f"illegal_action is 'refuse' or 'raise', got {illegal_action!r}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode is None or 'ansi', got {render_mode!r}")
+        if max_steps is not None and max_steps < 1:
+            raise ValueError(f"max_steps is a positive number of steps or None, got {max_steps!r}")
         self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
+        self.max_steps = max_steps
+        self.mask_in_obs = mask_in_obs
+        self.render_mode = render_mode
         self.actions = spaces.Discrete(1 + len(self.spots) * len(self.bet_sizes))
         self.action_space = self.actions
         cards = rules.decks * 52
         high = [cards // 4 + 1, cards, *([4 * rules.decks] * len(RANKS)), 3, 9, 9]
-        self.observation_space = spaces.Box(0, np.array(high, dtype=np.int64), (len(OBS_FIELDS),), np.int64)
+        vector = spaces.Box(0, np.array(high, dtype=np.int64), (len(OBS_FIELDS),), np.int64)
+        mask_space = spaces.Box(0, 1, (self.actions.n,), np.int8)
+        self.observation_space: spaces.Space[Any] = (
+            spaces.Dict({"observation": vector, "action_mask": mask_space}) if mask_in_obs else vector
+        )
         self.seed_used: int | None = None
         self.shoe_number = 0
         self.rounds: list[dict[str, Any]] = []
@@ -102,9 +126,13 @@ class BaccaratEnv(gym.Env[Obs, np.int64]):
         self._seen = np.zeros(len(RANKS), dtype=np.int64)
         self._read = 0
         self._last: tuple[int, int, int] = (0, 0, 0)
+        self._steps = 0
+        self._last_text: str | None = None
 
     # ---------------------------------------------------------------------------------------------
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
         """A new shoe; ``seed`` starts a new seeded stream of shoes."""
         super().reset(seed=seed)
         if seed is not None or self._new_shoe is None:
@@ -120,12 +148,36 @@ class BaccaratEnv(gym.Env[Obs, np.int64]):
         self._seen[:] = 0
         self._read = 0
         self._last = (0, 0, 0)
+        self._steps = 0
+        self._last_text = None
         info = self._info()
         info["shoe_seed"] = self.seed_used
         info["shoe"] = self.shoe_number
-        return self._observe(), info
+        return self._wrap(self._observe(), info), info
 
-    def step(self, action: object) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+    def step(self, action: object) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = self._step(action)
+        self._steps += 1
+        if not terminated and self.max_steps is not None and self._steps >= self.max_steps:
+            truncated = True  # between coups: nothing is in play
+            info["step_limit"] = self.max_steps
+        return self._wrap(obs, info), reward, terminated, truncated, info
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions now, as booleans (sb3-contrib's ``MaskablePPO`` calls this)."""
+        return self._mask().astype(np.bool_)
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self._table is None:
+            return None
+        return self._last_text or f"shoe {self.shoe_number}: no coup dealt yet"
+
+    def _wrap(self, obs: Obs, info: dict[str, Any]) -> Observation:
+        if self.mask_in_obs:
+            return {"observation": obs, "action_mask": info["action_mask"].copy()}
+        return obs
+
+    def _step(self, action: object) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         table = self.table
         index = int(action)  # type: ignore[call-overload]
         mask = self._mask()
@@ -135,7 +187,7 @@ class BaccaratEnv(gym.Env[Obs, np.int64]):
                 raise IllegalActionError(reason)
             info = self._info()
             info["illegal_action"] = reason
-            return self._observe(), 0.0, False, False, info
+            return self._observe(), -self.illegal_penalty, False, False, info
         bets: list[dict[str, str]] = []
         if index:
             spot, amount = self._bet(index)
@@ -151,6 +203,10 @@ class BaccaratEnv(gym.Env[Obs, np.int64]):
         info = self._info()
         info["net"] = format_amount(net)
         info["winner"] = cards.winner
+        self._last_text = (
+            f"coup {table.coup}: {cards.winner} (player {cards.player_total}, banker {cards.banker_total}); "
+            f"agent {format_amount(net)}"
+        )
         return self._observe(), float(net), result.last_coup, False, info
 
     # ---------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 import gymnasium as gym
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 
 from croupier.blackjack import actions as op
@@ -32,6 +33,7 @@ from croupier.blackjack.state import Round
 from croupier.errors import CroupierError, IllegalActionError
 from croupier.money import MAX_PLACES, ZERO, format_amount
 from croupier.rl.encoding import (
+    ACKNOWLEDGE,
     ACTION_NAMES,
     DECISION_INDEX,
     EVEN_MONEY,
@@ -48,14 +50,16 @@ from croupier.rl.encoding import (
     SEEN,
     Mask,
     Obs,
+    Observation,
     default_bet,
     engine_action,
-    observation_high,
+    observation_space,
     read_bet_sizes,
     up_value,
     write_hand,
 )
 from croupier.rl.session import TableSession, fresh_seed
+from croupier.rl.values import ExactValues
 
 AGENT = "agent"
 """The player name the agent bets and decides under (in transcripts too)."""
@@ -63,7 +67,7 @@ AGENT = "agent"
 IllegalPolicy = Literal["refuse", "raise"]
 
 
-class BlackjackEnv(gym.Env[Obs, np.int64]):
+class BlackjackEnv(gym.Env[Observation, np.int64]):
     """One box of a blackjack table under ``preset`` and ``rules_overrides``; see the module docstring.
 
     ``bet_sizes``: when given, each episode begins with the bet (action ``9 + k`` bets
@@ -71,13 +75,26 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
     and ``reset`` deals it. ``box``: the agent's box (1-``rules.boxes``). ``illegal_action``: an
     action outside the mask is refused (``"refuse"``: the state is unchanged, the reward is
     ``illegal_penalty`` and ``info["illegal_action"]`` holds the engine's reason) or raises the
-    engine's :class:`~croupier.errors.IllegalActionError` (``"raise"``).
+    engine's :class:`~croupier.errors.IllegalActionError` (``"raise"``). The penalty defaults to one
+    table unit, so that an agent that ignores the mask cannot stall a losing game for free.
+    ``max_steps``: the most steps of an episode (refused ones count); the step that reaches it
+    truncates the episode and voids the round in play (Art. 2.1: its stakes are returned, so what
+    it paid is taken back in that step's reward); ``None``: no limit. ``mask_in_obs``: the
+    observation is ``{"observation": vector, "action_mask": mask}`` (a ``Dict`` space) instead of
+    the vector alone; :meth:`action_masks` gives the mask either way (sb3-contrib's convention).
+    ``action_values``: every ``info`` carries ``"action_values"``, the exact expected net of each
+    legal action at the round's first decision for the cards the agent has not seen (NaN elsewhere:
+    :mod:`croupier.rl.values`), and ``reset``'s info ``"round_ev"``, the exact EV of the round per
+    unit of bet before its deal; each new composition costs one exact analysis (about 0.1 s).
 
     Rewards are in table units: each step's reward is the change of the agent's net this round, so
-    an episode's return is the round's net (insurance, bonuses and surrender included). Without
-    ``bet_sizes``, a round that ends before the agent is asked anything (a natural without an ace
-    up, a dealer natural found by the peek) is settled inside ``reset``; ``info["skipped_rounds"]``
-    and ``info["skipped_net"]`` report such rounds.
+    an episode's return is the round's net (insurance, bonuses and surrender included). No reward
+    is ever given outside a step: without ``bet_sizes``, a round that the deal settles before the
+    agent is asked anything (a natural without an ace up, a dealer natural found by the peek) is a
+    one-step episode: ``reset`` shows it settled (phase ``over``) with one legal action,
+    :data:`~croupier.rl.encoding.ACKNOWLEDGE` (action 0), whose step delivers the round's net and
+    terminates. So every round is an episode and every episode's return is its round's net, which
+    is what ``gymnasium.wrappers.RecordEpisodeStatistics`` reports.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 (gymnasium's name)
@@ -91,7 +108,10 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
         bet: object | None = None,
         box: int = 1,
         illegal_action: IllegalPolicy = "refuse",
-        illegal_penalty: float = 0.0,
+        illegal_penalty: float = 1.0,
+        max_steps: int | None = 100,
+        mask_in_obs: bool = False,
+        action_values: bool = False,
         render_mode: str | None = None,
     ) -> None:
         self.rules: Rules = blackjack_rules(preset, rules_overrides)
@@ -102,14 +122,18 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
             raise ValueError(f"illegal_action is 'refuse' or 'raise', got {illegal_action!r}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is None or 'ansi', got {render_mode!r}")
+        if max_steps is not None and max_steps < 1:
+            raise ValueError(f"max_steps is a positive number of steps or None, got {max_steps!r}")
         self.box = box
         self.bet_sizes: tuple[Decimal, ...] = read_bet_sizes(rules, bet_sizes) if bet_sizes is not None else ()
         self.fixed_bet: Decimal = read_bet_sizes(rules, [bet])[0] if bet is not None else default_bet(rules)
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
+        self.max_steps = max_steps
+        self.mask_in_obs = mask_in_obs
         self.render_mode = render_mode
         self.action_space = spaces.Discrete(FIRST_BET + len(self.bet_sizes))
-        self.observation_space = spaces.Box(0, observation_high(rules), (OBS_SIZE,), np.int64)
+        self.observation_space = observation_space(rules, int(self.action_space.n), mask_in_obs)
         self.session = TableSession(rules)
         self._round: Round | None = None
         self._obs: Obs = np.zeros(OBS_SIZE, dtype=np.int64)
@@ -117,10 +141,16 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
         self._paid = 0
         self._given = 0.0
         self._seated = {box: AGENT}
+        self._unacknowledged = False
+        self._steps = 0
+        self.values = ExactValues(rules) if action_values else None
+        self._unseen: tuple[int, ...] = ()
 
     # ---------------------------------------------------------------------------------------------
     # gymnasium
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
         """A new round; ``seed`` starts a new seeded stream of shoes; ``options={"new_shoe": True}`` shuffles anew."""
         super().reset(seed=seed)
         session = self.session
@@ -130,34 +160,74 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
             session.start(fresh_seed())
         elif options and options.get("new_shoe"):
             session.new_shoe()
-        skipped: list[float] = []
+        voided = 0
         while True:
             current = self._open()
             if self.bet_sizes:
                 break
             current.bet(AGENT, self.box, self.fixed_bet)
             self._deal(current)
-            if not (current.ended or current.voided):
+            if not current.voided:
                 break
-            if current.ended:  # a voided round (the shoe ran out in the deal) returns every stake
-                skipped.append(float(sum((p.amount for p in current.payments if p.player == AGENT), ZERO)))
+            voided += 1  # the shoe ran out in the deal: every stake is returned (Art. 2.1), nothing to pay
+        self._unacknowledged = current.ended  # settled by the deal: the next step delivers its net
         info = self._info()
         info["shoe_seed"] = session.seed
         info["shoe"] = session.shoe_number
-        info["round"] = session.table.rounds_in_shoe + 1
-        if not self.bet_sizes:
-            info["skipped_rounds"] = len(skipped)
-            info["skipped_nets"] = skipped
-            info["skipped_net"] = float(sum(skipped))
-        return self._observe(), info
+        info["round"] = session.table.rounds_in_shoe + (0 if current.ended else 1)
+        if voided:
+            info["voided_rounds"] = voided
+        if self.values is not None:
+            analysis = self.values.analysis(self._unseen)
+            info["round_ev"] = float("nan") if analysis is None else analysis.ev
+        self._steps = 0
+        return self._wrap(self._observe()), info
 
-    def step(self, action: object) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+    def step(self, action: object) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = self._step(action)
+        self._steps += 1
+        if not (terminated or truncated) and self.max_steps is not None and self._steps >= self.max_steps:
+            reward += self._cut_short()
+            truncated = True
+            info = self._info()
+            info["step_limit"] = self.max_steps
+            info["net"] = format_amount(self.round.net().get(AGENT, ZERO))
+            obs = self._observe()
+        return self._wrap(obs), reward, terminated, truncated, info
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions now, as booleans (sb3-contrib's ``MaskablePPO`` calls this)."""
+        return self._mask.astype(np.bool_)
+
+    def _cut_short(self) -> float:
+        """End the episode at the step limit: a round the deal settled pays its net now; a round in
+        play is void (Art. 2.1), its stakes returned, so the reward takes back what it paid."""
+        current = self.round
+        if self._unacknowledged:
+            self._unacknowledged = False
+            return float(current.net().get(AGENT, ZERO))
+        if current.ended or current.voided:
+            return 0.0
+        self.session.abandon(current, f"the episode reached its step limit ({self.max_steps})")
+        taken, self._given = self._given, 0.0
+        return -taken
+
+    def _wrap(self, obs: Obs) -> Observation:
+        if self.mask_in_obs:
+            return {"observation": obs, "action_mask": self._mask.copy()}
+        return obs
+
+    def _step(self, action: object) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         current = self._round
         if current is None:
             raise IllegalActionError("reset the environment before the first step")
+        index = int(action)  # type: ignore[call-overload]
+        if self._unacknowledged:
+            if index != ACKNOWLEDGE:
+                return self._refuse(index)
+            return self._acknowledge(current)
         if current.ended or current.voided:
             raise IllegalActionError("the round is over: reset the environment for the next one")
-        index = int(action)  # type: ignore[call-overload]
         if not (0 <= index < self._mask.shape[0] and self._mask[index]):
             return self._refuse(index)
         self._perform(current, index)
@@ -176,6 +246,16 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
             info["net"] = format_amount(current.net().get(AGENT, ZERO))
         return self._observe(), reward, terminated, truncated, info
 
+    def _acknowledge(self, current: Round) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        """The one step of a round the deal settled: its net is the reward, and the episode ends."""
+        self._unacknowledged = False
+        reward = float(sum((p.amount for p in current.payments if p.player == AGENT), ZERO))
+        self._paid = len(current.payments)
+        self._given = reward
+        info = self._info()
+        info["net"] = format_amount(current.net().get(AGENT, ZERO))
+        return self._observe(), reward, True, False, info
+
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self._round is None:
             return None
@@ -188,6 +268,10 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
         current = self._round
         if current is None:
             raise IllegalActionError("reset the environment before the first step")
+        if self._unacknowledged:
+            if action != ACKNOWLEDGE:
+                raise IllegalActionError(f"the deal settled the round: acknowledge it ({ACKNOWLEDGE}), not {action}")
+            return
         verify_action(current, action, self.box, AGENT, self.bet_sizes, single=True)
 
     @property
@@ -213,6 +297,8 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
     # internals
     def _open(self) -> Round:
         current = self.session.open_round(self._seated)
+        if self.values is not None:  # what the agent has not seen before this round's deal
+            self._unseen = self.values.unseen(self.session.seen)
         self._round = current
         self._paid = 0
         self._given = 0.0
@@ -272,7 +358,9 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
         mask[:] = 0
         pending = current.pending
         kind = type(pending)
-        if kind is op.AwaitDecision:
+        if self._unacknowledged:
+            mask[ACKNOWLEDGE] = 1
+        elif kind is op.AwaitDecision:
             for action in current.legal_actions():
                 if action.kind in DECISION_INDEX:  # not the even-money offers open to naturals (Art. 6)
                     mask[DECISION_INDEX[action.kind]] = 1
@@ -285,7 +373,26 @@ class BlackjackEnv(gym.Env[Obs, np.int64]):
             for k, size in enumerate(self.bet_sizes):
                 if current.can_bet(AGENT, self.box, size):
                     mask[FIRST_BET + k] = 1
-        return {"action_mask": mask.copy()}
+        info: dict[str, Any] = {"action_mask": mask.copy()}
+        if self.values is not None:
+            info["action_values"] = self._action_values(current, pending)
+        return info
+
+    def _action_values(self, current: Round, pending: object) -> npt.NDArray[np.float64]:
+        """The exact value of each legal action at the round's first decision (croupier.rl.values), else NaN."""
+        values = self.values
+        assert values is not None
+        n = self._mask.shape[0]
+        if self._unacknowledged or not isinstance(pending, op.AwaitDecision) or pending.hand != 0:
+            return np.full(n, np.nan)
+        hands = current.hands[self.box]
+        cards = hands[0].cards
+        up = current.up_card
+        if len(hands) != 1 or len(cards) != 2 or up is None:
+            return np.full(n, np.nan)
+        bet = current.bets[self.box][AGENT]
+        found = values.action_values(self._unseen, up, cards[0], cards[1], bet, n)
+        return np.where(self._mask.astype(np.bool_), found, np.nan)
 
     def _observe(self) -> Obs:
         current = self._round

@@ -30,9 +30,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from gymnasium import spaces
 
 from croupier.blackjack import actions as op
 from croupier.blackjack import moves
@@ -45,6 +47,9 @@ from croupier.money import parse_amount
 STAND, HIT, DOUBLE, SPLIT, SURRENDER, INSURANCE, EVEN_MONEY, NO_INSURANCE, NO_BET = range(9)
 FIRST_BET = 9
 """Index of the first bet action."""
+ACKNOWLEDGE = STAND
+"""The one action of a round the deal settled (single agent, phase ``over`` at ``reset``): its step
+delivers the round's net as the reward and ends the episode (docs/rl.md, "Episodes")."""
 
 ACTION_NAMES: tuple[str, ...] = (
     "stand",
@@ -114,12 +119,23 @@ RANK_INDEX: dict[str, int] = {rank: i for i, rank in enumerate(RANKS)}
 
 Obs = npt.NDArray[np.int64]
 Mask = npt.NDArray[np.int8]
+Observation = Obs | dict[str, npt.NDArray[Any]]
+"""An observation: the vector, or with ``mask_in_obs`` ``{"observation": vector, "action_mask": mask}``."""
 
 
 def observation_high(rules: Rules) -> Obs:
     """The largest value of each entry (the lowest is 0)."""
     high = [4, 30, 1, 10, 21, 3, 4, 1, 10, rules.boxes, *([4 * rules.decks] * len(RANKS)), 52 * rules.decks]
     return np.array(high, dtype=np.int64)
+
+
+def observation_space(rules: Rules, actions: int, mask_in_obs: bool) -> spaces.Space[Any]:
+    """The observation vector's ``Box``; with ``mask_in_obs`` a ``Dict`` of it and the action mask
+    (``observation`` and ``action_mask``: the layout of PettingZoo's classic environments)."""
+    vector = spaces.Box(0, observation_high(rules), (OBS_SIZE,), np.int64)
+    if not mask_in_obs:
+        return vector
+    return spaces.Dict({"observation": vector, "action_mask": spaces.Box(0, 1, (actions,), np.int8)})
 
 
 def read_bet_sizes(rules: Rules, sizes: Sequence[object]) -> tuple[Decimal, ...]:

@@ -12,7 +12,10 @@ round, played in the rules' order:
    bet (Art. 13: :meth:`Round.decider`): the engine names who acts, and that agent is selected;
 4. the dealer and the settlement; every agent is then terminated with its reward.
 
-Spaces, masks and encodings are those of :mod:`croupier.rl.encoding` (multi-seat bet layout).
+Spaces, masks and encodings are those of :mod:`croupier.rl.encoding` (multi-seat bet layout). As in
+PettingZoo's classic environments, :meth:`BlackjackAEC.observe` gives
+``{"observation": vector, "action_mask": mask}`` (the mask is all zeros for an agent not to act);
+``mask_in_obs=False`` gives the vector alone. The mask is also in ``infos[agent]["action_mask"]``.
 Each step's reward to every agent is the change of its net this round; an agent's return over the
 episode is its net for the round. The shoe carries over between episodes as in the single-agent
 environment, and :meth:`BlackjackAEC.transcript` writes the shoe's rounds for ``croupier replay``.
@@ -26,7 +29,15 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
+
+from croupier.extras import missing_extra_message
+
+try:
+    from pettingzoo import AECEnv  # type: ignore[import-untyped]
+except ModuleNotFoundError as error:  # name the extra, not just the module
+    raise ModuleNotFoundError(
+        missing_extra_message(error, "croupier.rl.multi") or str(error), name=error.name
+    ) from error
 
 from croupier.blackjack import actions as op
 from croupier.blackjack.presets import blackjack_rules
@@ -52,8 +63,9 @@ from croupier.rl.encoding import (
     SEEN,
     Mask,
     Obs,
+    Observation,
     engine_action,
-    observation_high,
+    observation_space,
     read_bet_sizes,
     up_value,
     write_hand,
@@ -69,8 +81,9 @@ class BlackjackAEC(AECEnv):  # type: ignore[misc]
 
     ``seats``: agents with a box (1-``rules.boxes``); ``behind``: agents without one, who bet behind
     (needs ``bet_behind``); seven agents at most. ``bet_sizes``: the amounts an agent may bet.
-    An action outside the agent's mask is refused: nothing changes, the agent stays selected, and its
-    ``info["illegal_action"]`` holds the engine's reason (``illegal_action="raise"`` raises it).
+    An action outside the agent's mask is refused: nothing else changes, the agent stays selected, its
+    reward is ``-illegal_penalty`` (one table unit by default) and its ``info["illegal_action"]`` holds
+    the engine's reason (``illegal_action="raise"`` raises it).
     """
 
     metadata: dict[str, Any] = {"name": "croupier_blackjack_v0", "render_modes": ["ansi"], "is_parallelizable": False}  # noqa: RUF012
@@ -84,6 +97,8 @@ class BlackjackAEC(AECEnv):  # type: ignore[misc]
         behind: int = 0,
         bet_sizes: Sequence[object] = (1,),
         illegal_action: str = "refuse",
+        illegal_penalty: float = 1.0,
+        mask_in_obs: bool = True,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
@@ -104,9 +119,10 @@ class BlackjackAEC(AECEnv):  # type: ignore[misc]
         self.possible_agents += [f"behind_{i}" for i in range(1, behind + 1)]
         self.seated: dict[int, str] = {i: f"seat_{i}" for i in range(1, seats + 1)}
         size = FIRST_BET + rules.boxes * len(self.bet_sizes)
-        high = observation_high(rules)
         self.action_spaces = {agent: spaces.Discrete(size) for agent in self.possible_agents}
-        self.observation_spaces = {agent: spaces.Box(0, high, (OBS_SIZE,), np.int64) for agent in self.possible_agents}
+        self.mask_in_obs = mask_in_obs
+        self.illegal_penalty = float(illegal_penalty)
+        self.observation_spaces = {agent: observation_space(rules, size, mask_in_obs) for agent in self.possible_agents}
         self.session = TableSession(rules)
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
@@ -153,7 +169,17 @@ class BlackjackAEC(AECEnv):  # type: ignore[misc]
         self._paid = 0
         self._select(self._betting[0])
 
-    def observe(self, agent: str) -> Obs:
+    def observe(self, agent: str) -> Observation:
+        vector = self._vector(agent)
+        if not self.mask_in_obs:
+            return vector
+        mask = self.infos.get(agent, {}).get("action_mask")
+        live = agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent])
+        if mask is None or not live:
+            mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
+        return {"observation": vector, "action_mask": mask.copy()}
+
+    def _vector(self, agent: str) -> Obs:
         current = self.round
         obs = self._obs
         session = self.session
@@ -348,6 +374,8 @@ class BlackjackAEC(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         for name in self.rewards:
             self.rewards[name] = 0.0
+        self.rewards[agent] = -self.illegal_penalty
+        self._accumulate_rewards()
         self.infos[agent]["illegal_action"] = reason
 
 

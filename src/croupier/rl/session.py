@@ -93,14 +93,18 @@ class TableSession:
         if current is not None and current.ended:
             self.update_seen(current)  # a round settled without a look (inside reset)
         if current is not None and not (current.ended or current.voided):
-            # an episode abandoned in the middle: its cards are void (Art. 2.1); dealt cards spend the shoe
-            dealt = current.cards_drawn > 0
-            current.void("the episode was abandoned")
-            self._spent = self._spent or dealt
+            self.abandon(current, "the episode was abandoned")
         if table.shoe_finished or self._spent:
             self.new_shoe()
         self._read = 0
         return table.new_round(seated)
+
+    def abandon(self, current: Round, reason: str) -> None:
+        """Void a round in play (Art. 2.1: every stake is returned); if it drew cards, the next round comes
+        from a new shoe, so that the shoe's transcript stays whole."""
+        dealt = current.cards_drawn > 0
+        current.void(reason)
+        self._spent = self._spent or dealt
 
     def update_seen(self, current: Round) -> None:
         """Count the cards turned face up since the last call."""
