@@ -36,12 +36,22 @@ in the amount added, so a full double is always at least as good as a smaller on
 ``dealer_draws_when_moot``, boxes and bets behind (they change which cards later rounds or other boxes
 see, never the expectation of this box: an unseen card changes no expectation).
 
-Two approximations; everything else is exact. (1) Under ``original`` with no peek, the chance that
-every split hand is closed (busted or paid a bonus) when the dealer has a natural takes the hands as
-independent: with 6–8 decks this moves a split's EV by about 1e-4 at most and the game's EV by about
-1e-7 of a unit (the seventh decimal; ``live-online`` with a ten up; ``all`` and peeked games are
-exact). (2) The standard deviation of a round with a split takes the split hands as independent given
-the dealer's final total (exact for an infinite shoe).
+Two approximations; everything else is exact, and :func:`approximations` names them in the output
+where they apply. (1) Under ``original`` with no peek, the chance that every split hand is closed
+(busted or paid a bonus) when the dealer has a natural takes the hands as independent. Measured
+against the brute force through the engine (tests/math/test_blackjack_exactness.py): the game's EV
+moves by 5.1e-7 of a unit in a 16-card shoe (one split, a split's EV by up to 0.0077) and 2.0e-6 in a
+20-card shoe (split to four, a split's EV by up to 0.0006); the correlation between hands falls as the
+shoe grows (about as 1/cards), so with 6–8 decks it is of the order of 1e-7 (an estimate, not a
+measurement). ``all`` and peeked up-cards are exact. (2) The standard deviation of a round with a
+split takes the split hands as independent given the dealer's final total (exact for an infinite
+shoe).
+
+The reading of ``original`` is the engine's: a natural found after play takes the original bet once
+from the box's *open* hands; a hand that busted (doubled or split) lost its stake when it busted. Some
+analyzers instead take exactly one unit to a natural whatever was played ("original bets only" as if
+the dealer had peeked, with early surrender kept): for 6 decks, S17, DOA, DAS, split to four, early
+surrender not against an ace, that reading gives -0.16208% where the engine's gives -0.16661%.
 
 Arithmetic. The quantities are probabilities, not money, and are computed in IEEE float64 (sums of
 products of numbers in [0, 1]; relative error about 1e-13); the EV and SD are printed rounded to
@@ -143,6 +153,7 @@ class BlackjackAnalysis:
     hands: tuple[HandResult, ...]
     chart: tuple[ChartCell, ...]
     insurance: Insurance
+    approximations: tuple[str, ...] = ()
 
     @property
     def house_edge(self) -> float:
@@ -233,6 +244,20 @@ def _shoe(
 
 # --------------------------------------------------------------------------------------------------
 # analysis
+
+
+def approximations(rules: Rules) -> tuple[str, ...]:
+    """What of the analysis of ``rules`` is not exact (the module's two approximations), as printed notes."""
+    if rules.max_split_hands < 2:
+        return ()
+    notes = []
+    if rules.dealer_blackjack_takes == "original" and rules.hole_card != "peek":
+        notes.append(
+            "ev: a split box against a natural found after play takes the chance that every split hand is "
+            "closed as if the hands were independent (2.0e-6 of the EV in a 20-card shoe, about 1e-7 with 6-8 decks)"
+        )
+    notes.append("sd: split hands are taken as independent given the dealer's final total")
+    return tuple(notes)
 
 
 def _ratio(value: Any) -> float:
@@ -500,6 +525,7 @@ def _assemble(
         hands=tuple(hands),
         chart=_chart(hands),
         insurance=_insurance(rules, shoe, infinite, nat),
+        approximations=approximations(rules),
     )
 
 
@@ -583,7 +609,9 @@ def analysis_document(analysis: BlackjackAnalysis) -> dict[str, Any]:
             "sd": "standard deviation of the round's result per initial hand (unit of initial bet)",
             "strategy": "composition-dependent; split hands play as the same cards unsplit (CDZ-); option EVs "
             "are conditional on no dealer natural where the dealer peeks with that up-card",
+            "exact": "every figure but those named in approximations",
         },
+        "approximations": list(analysis.approximations),
         "ev_by_up": {up: _text(value) for up, value in analysis.ev_by_up.items()},
         "insurance": {
             "offered": ins.offered,

@@ -30,12 +30,15 @@ def render_blackjack_analysis(analysis: BlackjackAnalysis, console: Console | No
     """Print the EV, SD and insurance, then the strategy as charts (hard, soft, pairs × up-card)."""
     out = console or Console(highlight=False)
     rules = analysis.rules
-    out.print(f"Blackjack ({rules.preset}): exact analysis of one round from {shoe_text(analysis)}")
+    but = ", but for the approximations below" if analysis.approximations else ""
+    out.print(f"Blackjack ({rules.preset}): exact analysis of one round from {shoe_text(analysis)}{but}")
     edge = percent_text(analysis.house_edge)
     out.print(
         f"Expected value {percent_text(analysis.ev)} of the initial bet (house edge {edge}), "
         f"SD {analysis.sd:.4f} per initial hand; no insurance taken"
     )
+    for note in analysis.approximations:
+        out.print(f"Approximate {note}")
     ins = analysis.insurance
     if ins.offered and ins.ev_per_unit is not None:
         out.print(
