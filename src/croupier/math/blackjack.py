@@ -71,7 +71,7 @@ import numpy.typing as npt
 from croupier.blackjack.presets import blackjack_rules
 from croupier.blackjack.rules import DOUBLE_TOTALS, Rules
 from croupier.errors import RulesError
-from croupier.math import CompositionError, check_composition, parse_remaining
+from croupier.math import CompositionError, bj_solve, check_composition, parse_remaining
 from croupier.math import bj_kernels as kernels
 from croupier.math.bj_tables import VALUES, compositions, dealer_table
 from croupier.ruleset import parse_assignments
@@ -302,17 +302,8 @@ def _solve(rules: Rules, shoe: FloatArray, infinite: bool) -> tuple[FloatArray, 
     double_ok = np.zeros(22, dtype=np.bool_)
     for total in DOUBLE_TOTALS[rules.double_on]:
         double_ok[total] = True
-    ev, m2, nat = kernels.solve(
-        comp.cards,
-        comp.size,
-        comp.hard,
-        comp.plus,
-        comp.hands,
-        comp.pair_ptr,
-        comp.pair_hands,
-        dmat,
-        shoe,
-        infinite,
+    comp_record = (comp.cards, comp.size, comp.hard, comp.plus, comp.hands, comp.pair_ptr, comp.pair_hands)
+    options = (
         _peek_mask(rules),
         surrender,
         double_ok,
@@ -325,6 +316,7 @@ def _solve(rules: Rules, shoe: FloatArray, infinite: bool) -> tuple[FloatArray, 
         _ratio(rules.bonus_678_suited),
         _ratio(rules.bonus_777),
     )
+    ev, m2, nat = bj_solve.solve(comp_record, dmat, (shoe, infinite, float(shoe.sum())), options)
     return ev, m2, nat
 
 
