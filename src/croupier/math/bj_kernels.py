@@ -49,9 +49,6 @@ from numba import njit
 
 from croupier.codes import EIGHT, SEVEN, SIX
 
-SUIT_MATCH = 0.25  # P(a card of a given rank is of a given suit): suits are exchangeable (see blackjack.py)
-
-
 BLOCK = 64
 """Compositions evaluated together by :func:`dealer_probs`: inner loops run over them, contiguous in memory."""
 

@@ -37,7 +37,6 @@ from croupier.math.bj_kernels import (
     SPL_V,
     ST_M,
     ST_V,
-    SUIT_MATCH,
     VMU,
     VMU2,
     _bonus_missing,
@@ -47,6 +46,7 @@ from croupier.math.bj_kernels import (
     p_natural,
     stand_part,
 )
+from croupier.math.bj_tables import SUIT_MATCH
 
 
 @njit(cache=True)
@@ -540,3 +540,15 @@ def solve(comp, dmat, sh, opts):  # type: ignore[no-untyped-def]
                 continue
             _split_pair(u, pair, comp, sh, dmat, opts, hv, mu, tmp, ev, m2)
     return ev, m2, nat
+
+
+@njit(cache=True)
+def solve_flat(  # type: ignore[no-untyped-def]
+    cards, size, hard, plus, hands, pair_ptr, pair_hands, dmat, shoe, infinite, total, peek, surrender_ok,
+    double_ok, takes_all, das, max_hands, resplit_aces, aces_one_card, bj_pays, bonus678, bonus777,
+):  # fmt: skip
+    """:func:`solve` with the records' fields as plain arguments (the ahead-of-time build's signature,
+    :mod:`croupier.math.aot`)."""
+    comp = (cards, size, hard, plus, hands, pair_ptr, pair_hands)
+    opts = (peek, surrender_ok, double_ok, takes_all, das, max_hands, resplit_aces, aces_one_card)
+    return solve(comp, dmat, (shoe, infinite, total), (*opts, bj_pays, bonus678, bonus777))

@@ -71,9 +71,8 @@ import numpy.typing as npt
 from croupier.blackjack.presets import blackjack_rules
 from croupier.blackjack.rules import DOUBLE_TOTALS, Rules
 from croupier.errors import RulesError
-from croupier.math import CompositionError, bj_solve, check_composition, parse_remaining
-from croupier.math import bj_kernels as kernels
-from croupier.math.bj_tables import VALUES, compositions, dealer_table
+from croupier.math import CompositionError, aot, check_composition, parse_remaining
+from croupier.math.bj_tables import SUIT_MATCH, VALUES, dealer_table
 from croupier.ruleset import parse_assignments
 
 DIGITS = 10
@@ -277,9 +276,9 @@ def _solve(rules: Rules, shoe: FloatArray, infinite: bool) -> tuple[FloatArray, 
     max_hands = rules.max_split_hands
     aces_hands = max_hands if rules.resplit_aces else min(max_hands, 2)
     extra = tuple(max(1, 2 * (aces_hands if v == 0 else max_hands) - 3) for v in range(VALUES))
-    comp = compositions(extra, rules.split_aces_one_card and not rules.resplit_aces)
-    table = dealer_table(rules.dealer_hits_soft_17)
-    dmat = kernels.dealer_probs(
+    comp, table = aot.tables(extra, rules.split_aces_one_card and not rules.resplit_aces, rules.dealer_hits_soft_17)
+    dealer_probs, solve = aot.kernels()
+    dmat = dealer_probs(
         comp.cards,
         comp.dealer,
         shoe,
@@ -302,8 +301,18 @@ def _solve(rules: Rules, shoe: FloatArray, infinite: bool) -> tuple[FloatArray, 
     double_ok = np.zeros(22, dtype=np.bool_)
     for total in DOUBLE_TOTALS[rules.double_on]:
         double_ok[total] = True
-    comp_record = (comp.cards, comp.size, comp.hard, comp.plus, comp.hands, comp.pair_ptr, comp.pair_hands)
-    options = (
+    ev, m2, nat = solve(
+        comp.cards,
+        comp.size,
+        comp.hard,
+        comp.plus,
+        comp.hands,
+        comp.pair_ptr,
+        comp.pair_hands,
+        dmat,
+        shoe,
+        infinite,
+        float(shoe.sum()),
         _peek_mask(rules),
         surrender,
         double_ok,
@@ -316,7 +325,6 @@ def _solve(rules: Rules, shoe: FloatArray, infinite: bool) -> tuple[FloatArray, 
         _ratio(rules.bonus_678_suited),
         _ratio(rules.bonus_777),
     )
-    ev, m2, nat = bj_solve.solve(comp_record, dmat, (shoe, infinite, float(shoe.sum())), options)
     return ev, m2, nat
 
 
@@ -391,7 +399,8 @@ def dealer_outcomes(
         shoe = np.array([1.0 / 13] * 9 + [4.0 / 13]) if infinite else np.array([4.0 * number] * 9 + [16.0 * number])
     table = dealer_table(dealer_hits_soft_17)
     empty = np.zeros((1, VALUES), dtype=np.int64)
-    dmat = kernels.dealer_probs(
+    dealer_probs, _ = aot.kernels()
+    dmat = dealer_probs(
         empty,
         np.ones(1, dtype=np.bool_),
         shoe,
@@ -476,7 +485,7 @@ def _assemble(
                 conditional = bool(peek[u]) and not natural and pb < 1.0
                 variants: list[tuple[int, float, bool | None]] = [(0, 1.0, None)]
                 if bonus and not np.isnan(ev[u, x, y, 1, 0]):
-                    variants = [(0, 1.0 - kernels.SUIT_MATCH, False), (1, kernels.SUIT_MATCH, True)]
+                    variants = [(0, 1.0 - SUIT_MATCH, False), (1, SUIT_MATCH, True)]
                 for s, weight, suited in variants:
                     values = ev[u, x, y, s]
                     k = int(np.nanargmax(values))
