@@ -103,7 +103,11 @@ def warm() -> None:
     """Compile the analysis' kernels ahead of time and store its tables (run by the install; about a minute)."""
     from croupier.warm import build
 
-    path = build()
+    try:
+        path = build()
+    except Exception as error:  # no C compiler, an unwritable folder: the JIT kernels still work
+        sys.stdout.write(f"Not compiled ahead of time ({type(error).__name__}: {error}); numba's JIT is used\n")
+        return
     sys.stdout.write(f"Analysis kernels compiled ahead of time: {path}\n")
 
 

@@ -18,6 +18,7 @@ import hashlib
 import importlib
 import importlib.machinery
 import importlib.util
+import os
 import sys
 from collections.abc import Callable
 from functools import cache
@@ -60,7 +61,10 @@ def stamp() -> Path:
 
 @cache
 def compiled() -> ModuleType | None:
-    """The ahead-of-time module if a build for the current sources is present, else None."""
+    """The ahead-of-time module if a build for the current sources is present (and ``CROUPIER_AOT`` is not
+    ``0``, which benchmarks/analysis.py sets to time the JIT kernels), else None."""
+    if os.environ.get("CROUPIER_AOT") == "0":
+        return None
     try:
         if stamp().read_text() != digest():
             return None

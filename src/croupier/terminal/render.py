@@ -8,6 +8,7 @@ module only draws them, to standard output unless a :class:`rich.console.Console
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from rich.console import Console, Group
 from rich.table import Table
@@ -19,8 +20,10 @@ from croupier.math import RANKS, decimal_text, full_shoe
 from croupier.math.baccarat import BaccaratAnalysis
 from croupier.math.baccarat import pays_text as bac_pays
 from croupier.math.baccarat import percent_text as bac_percent
-from croupier.math.blackjack import BlackjackAnalysis, percent_text, shoe_text
-from croupier.math.strategy import LEGEND, StrategyChart, strategy_chart
+
+if TYPE_CHECKING:  # the blackjack analysis needs numpy: imported where it is rendered, not for baccarat
+    from croupier.math.blackjack import BlackjackAnalysis
+    from croupier.math.strategy import StrategyChart
 
 # --------------------------------------------------------------------------------------------------
 # blackjack
@@ -28,6 +31,9 @@ from croupier.math.strategy import LEGEND, StrategyChart, strategy_chart
 
 def render_blackjack_analysis(analysis: BlackjackAnalysis, console: Console | None = None) -> None:
     """Print the EV, SD and insurance, then the strategy as charts (hard, soft, pairs × up-card)."""
+    from croupier.math.blackjack import percent_text, shoe_text
+    from croupier.math.strategy import strategy_chart
+
     out = console or Console(highlight=False)
     rules = analysis.rules
     but = ", but for the approximations below" if analysis.approximations else ""
@@ -56,6 +62,8 @@ _STYLE |= {"P": "bold black on #8ec5f0", "R": "bold black on #f2a7a7"}
 
 def render_chart(chart: StrategyChart, console: Console | None = None, *, header: bool = True) -> None:
     """Print ``chart`` as three tables (hard, soft, pairs), the legend and the exceptions."""
+    from croupier.math.strategy import LEGEND
+
     out = console or Console(highlight=False)
     if header:
         out.print(f"[bold]{chart.title}[/]")
