@@ -69,3 +69,19 @@ def test_the_build_equals_the_jit_kernels(changes: dict[str, object]) -> None:
             aot.kernels = aot_kernels  # type: ignore[method-assign]
         for a, b in zip(built, jit, strict=True):
             assert np.array_equal(a, b, equal_nan=True)
+
+
+def test_warm_without_a_compiler_says_so_and_succeeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``croupier warm`` (the install step) never fails the install: a build that cannot be made is one line."""
+    from typer.testing import CliRunner
+
+    import croupier.warm
+    from croupier.cli import app
+
+    def no_compiler() -> Path:
+        raise OSError("no C compiler")
+
+    monkeypatch.setattr(croupier.warm, "build", no_compiler)
+    result = CliRunner().invoke(app, ["warm"])
+    assert result.exit_code == 0
+    assert result.output == "Not compiled ahead of time (OSError: no C compiler); numba's JIT is used\n"
