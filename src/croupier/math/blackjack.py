@@ -253,7 +253,8 @@ def approximations(rules: Rules) -> tuple[str, ...]:
     if rules.dealer_blackjack_takes == "original" and rules.hole_card != "peek":
         notes.append(
             "ev: a split box against a natural found after play takes the chance that every split hand is "
-            "closed as if the hands were independent (2.0e-6 of the EV in a 20-card shoe, about 1e-7 with 6-8 decks)"
+            "closed as if the hands were independent (2.0e-6 of the EV in a 20-card shoe; estimated 1e-7 with 6-8 "
+            "decks)"
         )
     notes.append("sd: split hands are taken as independent given the dealer's final total")
     return tuple(notes)
