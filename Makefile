@@ -10,6 +10,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/croupier warm
 	touch $(STAMP)
 
 ## serve: the live tables on http://127.0.0.1:8000 (SQLite file croupier.db, demo tables and accounts)

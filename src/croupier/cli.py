@@ -99,6 +99,19 @@ def analyze_blackjack(
 
 
 @app.command()
+def warm() -> None:
+    """Compile the analysis' kernels ahead of time and store its tables (run by the install; about a minute)."""
+    from croupier.warm import build
+
+    try:
+        path = build()
+    except Exception as error:  # no C compiler, an unwritable folder: the JIT kernels still work
+        sys.stdout.write(f"Not compiled ahead of time ({type(error).__name__}: {error}); numba's JIT is used\n")
+        return
+    sys.stdout.write(f"Analysis kernels compiled ahead of time: {path}\n")
+
+
+@app.command()
 def strategy(
     rules: Annotated[str, typer.Option(help="Preset: macau-1983 or live-online.")] = "macau-1983",
     set_: Annotated[list[str] | None, typer.Option("--set", help="Override a rule: NAME=VALUE.")] = None,

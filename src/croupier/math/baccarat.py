@@ -130,14 +130,12 @@ def count_coups(remaining: Sequence[int]) -> CoupCounts:
 def _tableau_counts(values: list[int]) -> tuple[int, int, int, int, int]:
     """Banker wins, player wins, ties, banker wins on a two-card 6 and on a three-card 6.
 
-    ``values[v]`` is the number of cards of point value ``v``. Hot loop: plain ints and lists.
+    ``values[v]`` is the number of cards of point value ``v``. Hot loop: plain ints and lists. The
+    counts are a list ``totals`` (banker, player, tie, six_two, six_three) that each step adds to.
     """
     c = list(values)
     left = sum(c) - 4  # cards left after the first four
-    tail1 = left - 1  # orderings of the unused sixth card, when the coup takes five
-    kinds = _KIND
-    draws_on = _BANKER_DRAWS_ON_THIRD
-    banker = player = tie = six_two = six_three = 0
+    totals = [0, 0, 0, 0, 0]
     # weight of coups in which nobody draws, by two-card totals: settled in one pass at the end
     standing = [[0] * 10 for _ in range(10)]
     for p1 in range(10):
@@ -149,90 +147,117 @@ def _tableau_counts(values: list[int]) -> tuple[int, int, int, int, int]:
             wp *= c[p2]
             c[p2] -= 1
             if wp:
-                if p1 != p2:
-                    wp *= 2  # the player's two cards in either order
-                pt = (p1 + p2) % 10
-                kind_row = kinds[pt]
-                standing_row = standing[pt]
-                for b1 in range(10):
-                    if not c[b1]:
-                        continue
-                    for b2 in range(b1, 10):
-                        w = c[b1]
-                        c[b1] -= 1
-                        w *= c[b2]
-                        c[b2] -= 1
-                        if w:
-                            if b1 != b2:
-                                w *= 2
-                            w *= wp
-                            bt = (b1 + b2) % 10
-                            kind = kind_row[bt]
-                            if kind == _STAND:
-                                standing_row[bt] += w
-                            elif kind == _BANKER_DRAWS:
-                                # the player stood on pt; the banker's third card x makes (bt + x) % 10
-                                wins = 0
-                                for final in range(pt + 1, 10):
-                                    wins += c[(final - bt) % 10]
-                                ties = c[(pt - bt) % 10]
-                                w *= tail1
-                                banker += w * wins
-                                tie += w * ties
-                                player += w * (left - wins - ties)
-                                if pt < 6:
-                                    six_three += w * c[(6 - bt) % 10]
-                            else:
-                                # the player draws x; reach[t] = cards giving the banker a final total below t
-                                reach = [0] * 11
-                                running = 0
-                                for final in range(10):
-                                    running += c[(final - bt) % 10]
-                                    reach[final + 1] = running
-                                draws_row = draws_on[bt]
-                                six_value = (6 - bt) % 10
-                                lb = lt = lp = l2 = l3 = 0
-                                for x in range(10):
-                                    k = c[x]
-                                    if not k:
-                                        continue
-                                    final_p = (pt + x) % 10
-                                    if draws_row[x]:
-                                        below = reach[final_p]
-                                        upto = reach[final_p + 1]
-                                        wins = left - upto
-                                        ties = upto - below
-                                        losses = below
-                                        taken = (bt + x) % 10  # the card x left the shoe: one fewer of its class
-                                        if taken > final_p:
-                                            wins -= 1
-                                        elif taken == final_p:
-                                            ties -= 1
-                                        else:
-                                            losses -= 1
-                                        lb += k * wins
-                                        lt += k * ties
-                                        lp += k * losses
-                                        if final_p < 6:
-                                            l3 += k * (c[six_value] - (x == six_value))
-                                    elif bt > final_p:
-                                        lb += k * tail1
-                                        if bt == 6:
-                                            l2 += k * tail1
-                                    elif bt == final_p:
-                                        lt += k * tail1
-                                    else:
-                                        lp += k * tail1
-                                banker += w * lb
-                                tie += w * lt
-                                player += w * lp
-                                six_two += w * l2
-                                six_three += w * l3
-                        c[b2] += 1
-                        c[b1] += 1
+                _banker_hands(c, (p1 + p2) % 10, wp if p1 == p2 else 2 * wp, left, standing, totals)
             c[p2] += 1
             c[p1] += 1
-    tail2 = left * tail1  # orderings of the unused fifth and sixth cards
+    _settle_standing(standing, left * (left - 1), totals)
+    banker, player, tie, six_two, six_three = totals
+    return banker, player, tie, six_two, six_three
+
+
+def _banker_hands(c: list[int], pt: int, wp: int, left: int, standing: list[list[int]], totals: list[int]) -> None:
+    """Every banker two-card hand from the counts ``c`` against the player's two-card total ``pt``
+    (``wp`` orderings of the player's cards): a standing pair is kept for the end, a draw counted now."""
+    kind_row = _KIND[pt]
+    standing_row = standing[pt]
+    banker = player = tie = six_two = six_three = 0
+    for b1 in range(10):
+        if not c[b1]:
+            continue
+        for b2 in range(b1, 10):
+            w = c[b1]
+            c[b1] -= 1
+            w *= c[b2]
+            c[b2] -= 1
+            if w:
+                w *= wp if b1 == b2 else 2 * wp
+                bt = (b1 + b2) % 10
+                kind = kind_row[bt]
+                if kind == _STAND:
+                    standing_row[bt] += w
+                elif kind == _BANKER_DRAWS:
+                    _banker_draws(c, pt, bt, w * (left - 1), left, totals)
+                else:
+                    lb, lt, lp, l2, l3 = _player_draws(c, pt, bt, left)
+                    banker += w * lb
+                    tie += w * lt
+                    player += w * lp
+                    six_two += w * l2
+                    six_three += w * l3
+            c[b2] += 1
+            c[b1] += 1
+    totals[0] += banker
+    totals[1] += player
+    totals[2] += tie
+    totals[3] += six_two
+    totals[4] += six_three
+
+
+def _banker_draws(c: list[int], pt: int, bt: int, w: int, left: int, totals: list[int]) -> None:
+    """The player stood on ``pt``; the banker's third card x makes ``(bt + x) % 10`` (``w`` sequences each)."""
+    wins = 0
+    for final in range(pt + 1, 10):
+        wins += c[(final - bt) % 10]
+    ties = c[(pt - bt) % 10]
+    totals[0] += w * wins
+    totals[2] += w * ties
+    totals[1] += w * (left - wins - ties)
+    if pt < 6:
+        totals[4] += w * c[(6 - bt) % 10]
+
+
+def _player_draws(c: list[int], pt: int, bt: int, left: int) -> tuple[int, int, int, int, int]:
+    """The player draws x on ``pt``; the banker on ``bt`` draws or stands as the tableau says (Art. 9).
+
+    Returns the banker's wins, ties, player's wins, banker wins on a two-card and a three-card 6, each
+    over the player's third card and what follows (to be multiplied by the first four cards' orderings).
+    """
+    tail1 = left - 1  # orderings of the unused sixth card, when the coup takes five
+    # reach[t] = cards giving the banker a final total below t
+    reach = [0] * 11
+    running = 0
+    for final in range(10):
+        running += c[(final - bt) % 10]
+        reach[final + 1] = running
+    draws_row = _BANKER_DRAWS_ON_THIRD[bt]
+    six_value = (6 - bt) % 10
+    lb = lt = lp = l2 = l3 = 0
+    for x in range(10):
+        k = c[x]
+        if not k:
+            continue
+        final_p = (pt + x) % 10
+        if draws_row[x]:
+            below = reach[final_p]
+            upto = reach[final_p + 1]
+            wins = left - upto
+            ties = upto - below
+            losses = below
+            taken = (bt + x) % 10  # the card x left the shoe: one fewer of its class
+            if taken > final_p:
+                wins -= 1
+            elif taken == final_p:
+                ties -= 1
+            else:
+                losses -= 1
+            lb += k * wins
+            lt += k * ties
+            lp += k * losses
+            if final_p < 6:
+                l3 += k * (c[six_value] - (x == six_value))
+        elif bt > final_p:
+            lb += k * tail1
+            if bt == 6:
+                l2 += k * tail1
+        elif bt == final_p:
+            lt += k * tail1
+        else:
+            lp += k * tail1
+    return lb, lt, lp, l2, l3
+
+
+def _settle_standing(standing: list[list[int]], tail2: int, totals: list[int]) -> None:
+    """The coups nobody draws in, by two-card totals; ``tail2`` orders the unused fifth and sixth cards."""
     for pt in range(10):
         for bt in range(10):
             weight = standing[pt][bt] * tail2
@@ -240,14 +265,13 @@ def _tableau_counts(values: list[int]) -> tuple[int, int, int, int, int]:
                 continue
             outcome = tableau.winner(pt, bt)
             if outcome == "banker":
-                banker += weight
+                totals[0] += weight
                 if bt == 6:
-                    six_two += weight
+                    totals[3] += weight
             elif outcome == "tie":
-                tie += weight
+                totals[2] += weight
             else:
-                player += weight
-    return banker, player, tie, six_two, six_three
+                totals[1] += weight
 
 
 # --------------------------------------------------------------------------------------------------

@@ -28,6 +28,9 @@ import numpy.typing as npt
 VALUES = 10
 """Card values A, 2, …, 9, T."""
 
+SUIT_MATCH = 0.25
+"""P(a card of a given rank is of a given suit): suits are exchangeable (see blackjack.py)."""
+
 DEALER_OUTCOMES = 6
 """Dealer outcome columns: final 17, 18, 19, 20, 21 (not a natural), natural. A bust is the rest."""
 NATURAL = 5

@@ -36,12 +36,22 @@ in the amount added, so a full double is always at least as good as a smaller on
 ``dealer_draws_when_moot``, boxes and bets behind (they change which cards later rounds or other boxes
 see, never the expectation of this box: an unseen card changes no expectation).
 
-Two approximations; everything else is exact. (1) Under ``original`` with no peek, the chance that
-every split hand is closed (busted or paid a bonus) when the dealer has a natural takes the hands as
-independent: with 6–8 decks this moves a split's EV by about 1e-4 at most and the game's EV by about
-1e-7 of a unit (the seventh decimal; ``live-online`` with a ten up; ``all`` and peeked games are
-exact). (2) The standard deviation of a round with a split takes the split hands as independent given
-the dealer's final total (exact for an infinite shoe).
+Two approximations; everything else is exact, and :func:`approximations` names them in the output
+where they apply. (1) Under ``original`` with no peek, the chance that every split hand is closed
+(busted or paid a bonus) when the dealer has a natural takes the hands as independent. Measured
+against the brute force through the engine (tests/math/test_blackjack_exactness.py): the game's EV
+moves by 5.1e-7 of a unit in a 16-card shoe (one split, a split's EV by up to 0.0077) and 2.0e-6 in a
+20-card shoe (split to four, a split's EV by up to 0.0006); the correlation between hands falls as the
+shoe grows (about as 1/cards), so with 6–8 decks it is of the order of 1e-7 (an estimate, not a
+measurement). ``all`` and peeked up-cards are exact. (2) The standard deviation of a round with a
+split takes the split hands as independent given the dealer's final total (exact for an infinite
+shoe).
+
+The reading of ``original`` is the engine's: a natural found after play takes the original bet once
+from the box's *open* hands; a hand that busted (doubled or split) lost its stake when it busted. Some
+analyzers instead take exactly one unit to a natural whatever was played ("original bets only" as if
+the dealer had peeked, with early surrender kept): for 6 decks, S17, DOA, DAS, split to four, early
+surrender not against an ace, that reading gives -0.16208% where the engine's gives -0.16661%.
 
 Arithmetic. The quantities are probabilities, not money, and are computed in IEEE float64 (sums of
 products of numbers in [0, 1]; relative error about 1e-13); the EV and SD are printed rounded to
@@ -61,9 +71,8 @@ import numpy.typing as npt
 from croupier.blackjack.presets import blackjack_rules
 from croupier.blackjack.rules import DOUBLE_TOTALS, Rules
 from croupier.errors import RulesError
-from croupier.math import CompositionError, check_composition, parse_remaining
-from croupier.math import bj_kernels as kernels
-from croupier.math.bj_tables import VALUES, compositions, dealer_table
+from croupier.math import CompositionError, aot, check_composition, parse_remaining
+from croupier.math.bj_tables import SUIT_MATCH, VALUES, dealer_table
 from croupier.ruleset import parse_assignments
 
 DIGITS = 10
@@ -143,6 +152,7 @@ class BlackjackAnalysis:
     hands: tuple[HandResult, ...]
     chart: tuple[ChartCell, ...]
     insurance: Insurance
+    approximations: tuple[str, ...] = ()
 
     @property
     def house_edge(self) -> float:
@@ -235,6 +245,21 @@ def _shoe(
 # analysis
 
 
+def approximations(rules: Rules) -> tuple[str, ...]:
+    """What of the analysis of ``rules`` is not exact (the module's two approximations), as printed notes."""
+    if rules.max_split_hands < 2:
+        return ()
+    notes = []
+    if rules.dealer_blackjack_takes == "original" and rules.hole_card != "peek":
+        notes.append(
+            "ev: a split box against a natural found after play takes the chance that every split hand is "
+            "closed as if the hands were independent (2.0e-6 of the EV in a 20-card shoe; estimated 1e-7 with 6-8 "
+            "decks)"
+        )
+    notes.append("sd: split hands are taken as independent given the dealer's final total")
+    return tuple(notes)
+
+
 def _ratio(value: Any) -> float:
     return 0.0 if value is None else value.pays / value.per
 
@@ -252,9 +277,9 @@ def _solve(rules: Rules, shoe: FloatArray, infinite: bool) -> tuple[FloatArray, 
     max_hands = rules.max_split_hands
     aces_hands = max_hands if rules.resplit_aces else min(max_hands, 2)
     extra = tuple(max(1, 2 * (aces_hands if v == 0 else max_hands) - 3) for v in range(VALUES))
-    comp = compositions(extra, rules.split_aces_one_card and not rules.resplit_aces)
-    table = dealer_table(rules.dealer_hits_soft_17)
-    dmat = kernels.dealer_probs(
+    comp, table = aot.tables(extra, rules.split_aces_one_card and not rules.resplit_aces, rules.dealer_hits_soft_17)
+    dealer_probs, solve = aot.kernels()
+    dmat = dealer_probs(
         comp.cards,
         comp.dealer,
         shoe,
@@ -277,7 +302,7 @@ def _solve(rules: Rules, shoe: FloatArray, infinite: bool) -> tuple[FloatArray, 
     double_ok = np.zeros(22, dtype=np.bool_)
     for total in DOUBLE_TOTALS[rules.double_on]:
         double_ok[total] = True
-    ev, m2, nat = kernels.solve(
+    ev, m2, nat = solve(
         comp.cards,
         comp.size,
         comp.hard,
@@ -288,6 +313,7 @@ def _solve(rules: Rules, shoe: FloatArray, infinite: bool) -> tuple[FloatArray, 
         dmat,
         shoe,
         infinite,
+        float(shoe.sum()),
         _peek_mask(rules),
         surrender,
         double_ok,
@@ -374,7 +400,8 @@ def dealer_outcomes(
         shoe = np.array([1.0 / 13] * 9 + [4.0 / 13]) if infinite else np.array([4.0 * number] * 9 + [16.0 * number])
     table = dealer_table(dealer_hits_soft_17)
     empty = np.zeros((1, VALUES), dtype=np.int64)
-    dmat = kernels.dealer_probs(
+    dealer_probs, _ = aot.kernels()
+    dmat = dealer_probs(
         empty,
         np.ones(1, dtype=np.bool_),
         shoe,
@@ -459,7 +486,7 @@ def _assemble(
                 conditional = bool(peek[u]) and not natural and pb < 1.0
                 variants: list[tuple[int, float, bool | None]] = [(0, 1.0, None)]
                 if bonus and not np.isnan(ev[u, x, y, 1, 0]):
-                    variants = [(0, 1.0 - kernels.SUIT_MATCH, False), (1, kernels.SUIT_MATCH, True)]
+                    variants = [(0, 1.0 - SUIT_MATCH, False), (1, SUIT_MATCH, True)]
                 for s, weight, suited in variants:
                     values = ev[u, x, y, s]
                     k = int(np.nanargmax(values))
@@ -500,6 +527,7 @@ def _assemble(
         hands=tuple(hands),
         chart=_chart(hands),
         insurance=_insurance(rules, shoe, infinite, nat),
+        approximations=approximations(rules),
     )
 
 
@@ -583,7 +611,9 @@ def analysis_document(analysis: BlackjackAnalysis) -> dict[str, Any]:
             "sd": "standard deviation of the round's result per initial hand (unit of initial bet)",
             "strategy": "composition-dependent; split hands play as the same cards unsplit (CDZ-); option EVs "
             "are conditional on no dealer natural where the dealer peeks with that up-card",
+            "exact": "every figure but those named in approximations",
         },
+        "approximations": list(analysis.approximations),
         "ev_by_up": {up: _text(value) for up, value in analysis.ev_by_up.items()},
         "insurance": {
             "offered": ins.offered,

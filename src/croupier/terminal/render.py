@@ -8,6 +8,7 @@ module only draws them, to standard output unless a :class:`rich.console.Console
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from rich.console import Console, Group
 from rich.table import Table
@@ -19,8 +20,10 @@ from croupier.math import RANKS, decimal_text, full_shoe
 from croupier.math.baccarat import BaccaratAnalysis
 from croupier.math.baccarat import pays_text as bac_pays
 from croupier.math.baccarat import percent_text as bac_percent
-from croupier.math.blackjack import BlackjackAnalysis, percent_text, shoe_text
-from croupier.math.strategy import LEGEND, StrategyChart, strategy_chart
+
+if TYPE_CHECKING:  # the blackjack analysis needs numpy: imported where it is rendered, not for baccarat
+    from croupier.math.blackjack import BlackjackAnalysis
+    from croupier.math.strategy import StrategyChart
 
 # --------------------------------------------------------------------------------------------------
 # blackjack
@@ -28,14 +31,20 @@ from croupier.math.strategy import LEGEND, StrategyChart, strategy_chart
 
 def render_blackjack_analysis(analysis: BlackjackAnalysis, console: Console | None = None) -> None:
     """Print the EV, SD and insurance, then the strategy as charts (hard, soft, pairs × up-card)."""
+    from croupier.math.blackjack import percent_text, shoe_text
+    from croupier.math.strategy import strategy_chart
+
     out = console or Console(highlight=False)
     rules = analysis.rules
-    out.print(f"Blackjack ({rules.preset}): exact analysis of one round from {shoe_text(analysis)}")
+    but = ", but for the approximations below" if analysis.approximations else ""
+    out.print(f"Blackjack ({rules.preset}): exact analysis of one round from {shoe_text(analysis)}{but}")
     edge = percent_text(analysis.house_edge)
     out.print(
         f"Expected value {percent_text(analysis.ev)} of the initial bet (house edge {edge}), "
         f"SD {analysis.sd:.4f} per initial hand; no insurance taken"
     )
+    for note in analysis.approximations:
+        out.print(f"Approximate {note}")
     ins = analysis.insurance
     if ins.offered and ins.ev_per_unit is not None:
         out.print(
@@ -53,6 +62,8 @@ _STYLE |= {"P": "bold black on #8ec5f0", "R": "bold black on #f2a7a7"}
 
 def render_chart(chart: StrategyChart, console: Console | None = None, *, header: bool = True) -> None:
     """Print ``chart`` as three tables (hard, soft, pairs), the legend and the exceptions."""
+    from croupier.math.strategy import LEGEND
+
     out = console or Console(highlight=False)
     if header:
         out.print(f"[bold]{chart.title}[/]")

@@ -1,0 +1,47 @@
+"""``croupier warm``: compile the blackjack analysis ahead of time and store its tables (:mod:`croupier.math.aot`).
+
+The analysis package does no I/O; this module writes the build where :mod:`croupier.math.aot` reads it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.machinery
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from croupier.math import aot, bj_kernels, bj_solve
+from croupier.math.bj_tables import compositions, dealer_table
+
+
+def build() -> Path:
+    """Compile the kernels ahead of time into ``aot.DIRECTORY``, store the tables, stamp the build; returns
+    the module's path. Also compiles (or loads) the JIT dealer kernel the simulators' charts use."""
+    directory = aot.DIRECTORY
+    directory.mkdir(parents=True, exist_ok=True)
+    aot.stamp().unlink(missing_ok=True)
+    pycc: Any = importlib.import_module("numba.pycc")  # untyped
+    cc = pycc.CC(aot.MODULE)
+    cc.output_dir = str(directory)
+    cc.target_cpu = "host"  # the JIT's target: the same instructions, the same results to the last bit
+    cc.verbose = False
+    cc.export("dealer_probs", aot.DEALER_SIGNATURE)(bj_kernels.dealer_probs.py_func)
+    cc.export("solve", aot.SOLVE_SIGNATURE)(bj_solve.solve_flat.py_func)
+    cc.compile()
+    for extra, two_card_aces in aot.table_shapes():
+        comp = compositions(extra, two_card_aces)
+        for soft in (False, True):
+            comp_file, dealer_file = aot.table_files(extra, two_card_aces, soft)
+            np.savez(comp_file, **{k: getattr(comp, k) for k in aot.COMP_ARRAYS})
+            table = dealer_table(soft)
+            np.savez(dealer_file, **{k: getattr(table, k) for k in aot.DEALER_ARRAYS})
+    aot.stamp().write_text(aot.digest())
+    aot.compiled.cache_clear()
+    table = dealer_table(False)
+    arrays = (table.values, table.counts, table.nnz, table.size, table.outcome, table.ptr, table.up, table.mult)
+    empty = np.zeros((1, 10), dtype=np.int64)
+    shoe = np.array([4.0] * 9 + [16.0])
+    bj_kernels.dealer_probs(empty, np.ones(1, dtype=np.bool_), shoe, False, *arrays, table.max_count)
+    return directory / f"{aot.MODULE}{importlib.machinery.EXTENSION_SUFFIXES[0]}"
