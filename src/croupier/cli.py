@@ -402,7 +402,7 @@ def simulate_blackjack_command(
     """Play rounds of a blackjack rule set with a strategy; EV with its standard error, SD, frequencies."""
     from croupier.blackjack.presets import blackjack_rules
     from croupier.ruleset import parse_assignments
-    from croupier.sim.blackjack import render_result, result_document, simulate_blackjack
+    from croupier.sim.blackjack import result_document, simulate_blackjack
     from croupier.sim.charts import load_chart, strategy_from_chart
 
     if shuffle not in ("shoe", "continuous"):
@@ -423,7 +423,9 @@ def simulate_blackjack_command(
     if as_json:
         sys.stdout.write(json.dumps(result_document(result), indent=2) + "\n")
     else:
-        render_result(result)
+        from croupier.terminal.render import render_blackjack_simulation
+
+        render_blackjack_simulation(result)
 
 
 @simulate_app.command("baccarat")
