@@ -1,8 +1,8 @@
-"""The engines and the analyses do no I/O: no rich, no print, input or sleep, no file written.
+"""The engines, the analyses and the simulators do no I/O: no rich, no print, input or sleep, no file written.
 
-The terminal (croupier.terminal), the CLI and the server do the I/O; croupier.blackjack,
-croupier.baccarat and croupier.math only compute. Read from the source (AST), every import and call
-counts, at module level or inside a function.
+The terminal (croupier.terminal), the CLI and the server do the I/O (the rendering included);
+croupier.blackjack, croupier.baccarat, croupier.math and croupier.sim only compute and return data. Read
+from the source (AST), every import and call counts, at module level or inside a function.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "croupier"
-PURE = ("blackjack", "baccarat", "math")
+PURE = ("blackjack", "baccarat", "math", "sim")
 ALLOWED: dict[str, set[str]] = {}
 """Documented exceptions, by module path relative to src/croupier: none are needed."""
 
@@ -65,10 +65,11 @@ def _modules() -> list[Path]:
 def test_the_pure_packages_are_found() -> None:
     names = {str(path.relative_to(SRC)) for path in _modules()}
     assert {"blackjack/state.py", "baccarat/roads.py", "math/strategy.py", "math/blackjack.py"} <= names
+    assert {"sim/blackjack.py", "sim/baccarat.py", "sim/charts.py", "sim/distributed.py"} <= names
 
 
 @pytest.mark.parametrize("path", _modules(), ids=lambda path: str(path.relative_to(SRC)))
-def test_an_engine_or_analysis_module_does_no_io(path: Path) -> None:
+def test_an_engine_analysis_or_simulator_module_does_no_io(path: Path) -> None:
     relative = str(path.relative_to(SRC))
     found = [line for line in io_found(path.read_text()) if line not in ALLOWED.get(relative, set())]
     assert found == [], f"{relative} does I/O (move it to croupier.terminal or the CLI): {found}"

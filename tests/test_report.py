@@ -140,7 +140,7 @@ def test_cli_errors(tmp_path: Path, args: list[str], message: str) -> None:
 
 
 def test_blackjack_simulation_sections_confirm_the_analysis() -> None:
-    from croupier.report import blackjack_simulation
+    from croupier.report_simulation import blackjack_simulation
 
     report = blackjack_report("live-online", [], simulate=blackjack_simulation(400_000, "report-test"))
     titles = [section.title for section in report.sections]
@@ -154,7 +154,7 @@ def test_blackjack_simulation_sections_confirm_the_analysis() -> None:
 
 
 def test_baccarat_simulation_sections_with_live_edges() -> None:
-    from croupier.report import baccarat_simulation
+    from croupier.report_simulation import baccarat_simulation
 
     report = baccarat_report("macau", [], simulate=baccarat_simulation(300_000, "report-test", 2_000))
     titles = [section.title for section in report.sections]

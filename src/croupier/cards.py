@@ -12,7 +12,6 @@ from croupier.errors import CardError
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
@@ -83,7 +82,3 @@ def parse_cards(texts: Iterable[str]) -> list[Card]:
 def new_shoe_order(decks: int) -> list[Card]:
     """``decks`` new decks one after another, before any shuffle."""
     return list(DECK) * decks
-
-
-def format_cards(cards: Iterable[Card]) -> str:
-    return " ".join(str(card) for card in cards)

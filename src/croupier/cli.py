@@ -156,14 +156,13 @@ def report(
 
     from croupier.report import (
         baccarat_report,
-        baccarat_simulation,
         blackjack_report,
-        blackjack_simulation,
         check_target,
         game_of,
         render_html,
         write_text,
     )
+    from croupier.report_simulation import baccarat_simulation, blackjack_simulation
 
     require("report")
     if rounds < 0 or live_coups < 0:
@@ -260,6 +259,37 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def _check_limits(port: int, max_body_bytes: int, body_seconds: float, header_seconds: float) -> None:
+    """``serve``'s port and request limits, or the command fails naming the option."""
+    if not 1 <= port <= 65535:
+        fail(f"--port {port}: a port is 1-65535")
+    if max_body_bytes < 1024 or not 0 < body_seconds <= 3600 or not 0 < header_seconds <= 3600:
+        fail("--max-body-bytes is at least 1024; --body-seconds and --header-seconds are from 0 to 3600")
+
+
+def _check_redis(redis_key: str | None, redis_prefix: str) -> None:
+    """``serve --redis``: the signing key and the channels' prefix, or the command fails saying why."""
+    from croupier.server.hub import check_key, check_prefix
+
+    try:
+        check_key(redis_key)
+        check_prefix(redis_prefix)
+    except CroupierError as error:
+        fail(str(error))
+
+
+def _demo_wanted(demo: bool | None, host: str) -> bool:
+    """Whether ``serve`` makes the demo: by default only on a loopback address; ``--demo`` elsewhere warns."""
+    if demo is None:
+        return is_loopback(host)
+    if demo and not is_loopback(host):
+        sys.stderr.write(
+            f"warning: --demo on {host}: in an empty database the demo accounts are made with the published "
+            "password 'demo', a supervisor's among them\n"
+        )
+    return demo
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
@@ -309,31 +339,15 @@ def serve(
         url = normalise_url(database)
     except CroupierError as error:
         fail(str(error))
-    if not 1 <= port <= 65535:
-        fail(f"--port {port}: a port is 1-65535")
-    if max_body_bytes < 1024 or not 0 < body_seconds <= 3600 or not 0 < header_seconds <= 3600:
-        fail("--max-body-bytes is at least 1024; --body-seconds and --header-seconds are from 0 to 3600")
+    _check_limits(port, max_body_bytes, body_seconds, header_seconds)
     if redis is not None:
-        from croupier.server.hub import check_key, check_prefix
-
-        try:
-            check_key(redis_key)
-            check_prefix(redis_prefix)
-        except CroupierError as error:
-            fail(str(error))
-    if demo is None:
-        demo = is_loopback(host)
-    elif demo and not is_loopback(host):
-        sys.stderr.write(
-            f"warning: --demo on {host}: in an empty database the demo accounts are made with the published "
-            "password 'demo', a supervisor's among them\n"
-        )
+        _check_redis(redis_key, redis_prefix)
     settings = Settings(
         database=url,
         redis=redis,
         redis_key=redis_key,
         redis_prefix=redis_prefix,
-        demo=demo,
+        demo=_demo_wanted(demo, host),
         betting_seconds=betting_seconds,
         decision_seconds=decision_seconds,
         max_body_bytes=max_body_bytes,
@@ -415,7 +429,7 @@ def simulate_blackjack_command(
     """Play rounds of a blackjack rule set with a strategy; EV with its standard error, SD, frequencies."""
     from croupier.blackjack.presets import blackjack_rules
     from croupier.ruleset import parse_assignments
-    from croupier.sim.blackjack import render_result, result_document, simulate_blackjack
+    from croupier.sim.blackjack import result_document, simulate_blackjack
     from croupier.sim.charts import load_chart, strategy_from_chart
 
     if shuffle not in ("shoe", "continuous"):
@@ -436,7 +450,9 @@ def simulate_blackjack_command(
     if as_json:
         sys.stdout.write(json.dumps(result_document(result), indent=2) + "\n")
     else:
-        render_result(result)
+        from croupier.terminal.render import render_blackjack_simulation
+
+        render_blackjack_simulation(result)
 
 
 @simulate_app.command("baccarat")

@@ -21,13 +21,12 @@ This module fills the document; its model and its HTML and Markdown renderings a
 
 from __future__ import annotations
 
-import io
 import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from croupier.document import Report as Report
 from croupier.document import Section as Section
@@ -36,7 +35,11 @@ from croupier.document import render_html as render_html
 from croupier.document import render_markdown as render_markdown
 from croupier.errors import CroupierError
 from croupier.files import check_out, write_whole
+from croupier.plots import bar_plot, column_plot
 from croupier.ruleset import Param, parse_assignments
+
+if TYPE_CHECKING:
+    from croupier.baccarat.rules import Spot
 
 PRESET_GAMES = {"macau-1983": "blackjack", "live-online": "blackjack", "macau": "baccarat"}
 """Every preset of docs/rules.md and its game."""
@@ -92,55 +95,6 @@ def _rules_parts(
     )
     section.table(Table("Rule parameters", ["parameter", "value", "preset", "article", "allowed"], rows))
     return line, section
-
-
-def _svg(figure: Any, salt: str) -> str:
-    """The figure as inline SVG text; ``salt`` (unique on the page) makes its element ids the same on every
-    run, so that a par sheet made twice from the same rules is the same file."""
-    from matplotlib import rc_context
-
-    buffer = io.StringIO()
-    with rc_context({"svg.hashsalt": salt}):
-        figure.savefig(buffer, format="svg", metadata={"Date": None}, bbox_inches="tight")
-    text = buffer.getvalue()
-    return text[text.index("<svg") :]
-
-
-def _bar_plot(
-    labels: Sequence[str], values: Sequence[float], xlabel: str, *, errors: Sequence[float] | None = None
-) -> str:
-    from matplotlib.figure import Figure
-
-    height = max(2.0, 0.32 * len(labels) + 0.8)
-    figure = Figure(figsize=(7.0, height))
-    axes = figure.add_subplot()
-    positions = list(range(len(labels)))
-    colours = ["#2e7d32" if v >= 0 else "#c62828" for v in values]
-    axes.barh(positions, values, color=colours, xerr=errors, capsize=3 if errors else 0)
-    axes.set_yticks(positions, labels, fontsize=8)
-    axes.invert_yaxis()
-    axes.axvline(0, color="#333", lw=0.8)
-    axes.set_xlabel(xlabel, fontsize=9)
-    axes.tick_params(axis="x", labelsize=8)
-    axes.grid(axis="x", color="#ddd", lw=0.6)
-    axes.set_axisbelow(True)
-    return _svg(figure, xlabel)
-
-
-def _column_plot(labels: Sequence[str], values: Sequence[float], ylabel: str) -> str:
-    from matplotlib.figure import Figure
-
-    figure = Figure(figsize=(7.0, 2.8))
-    axes = figure.add_subplot()
-    colours = ["#2e7d32" if v >= 0 else "#c62828" for v in values]
-    axes.bar(range(len(labels)), values, color=colours)
-    axes.set_xticks(range(len(labels)), labels, fontsize=8)
-    axes.axhline(0, color="#333", lw=0.8)
-    axes.set_ylabel(ylabel, fontsize=9)
-    axes.tick_params(axis="y", labelsize=8)
-    axes.grid(axis="y", color="#ddd", lw=0.6)
-    axes.set_axisbelow(True)
-    return _svg(figure, ylabel)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -205,22 +159,32 @@ def blackjack_report(
     from croupier.blackjack.presets import PRESETS, blackjack_rules
     from croupier.blackjack.rules import PARAMS
     from croupier.math.blackjack import analyze_blackjack, shoe_text
-    from croupier.math.strategy import CHART_CSS, chart_body, strategy_chart
+    from croupier.math.strategy import CHART_CSS
 
     note = progress or (lambda _text: None)
     rules = blackjack_rules(preset, parse_assignments(list(assignments)))
     note("exact analysis")
     analysis = analyze_blackjack(rules)
-    current = rules.describe()
-    rules_line, rules_section = _rules_parts(PARAMS, current, PRESETS[preset].describe(), preset)
+    rules_line, rules_section = _rules_parts(PARAMS, rules.describe(), PRESETS[preset].describe(), preset)
     summary = [
         f"Exact expected value {pct(analysis.ev)} of the initial bet per round: a house edge of "
         f"{pct(analysis.house_edge)}, with the strategy below; standard deviation {analysis.sd:.4f} units per "
         f"initial hand; {shoe_text(analysis)}.",
         rules_line,
     ]
-    sections: list[Section] = [rules_section]
+    sections: list[Section] = [
+        rules_section,
+        _blackjack_exact(analysis),
+        _blackjack_effects(preset, assignments, analysis, note),
+        _blackjack_strategy(analysis),
+    ]
+    if simulate is not None:
+        sections.extend(simulate(rules))
+    return Report(f"Par sheet: blackjack, {preset}", summary, sections, style=CHART_CSS)
 
+
+def _blackjack_exact(analysis: Any) -> Section:
+    """The exact figures of the main bet and insurance, and the EV by the dealer's up-card."""
     exact = Section("Exact house edge")
     exact.text(
         "Combinatorial analysis of one round of one box from a full shoe: every decision is the option of "
@@ -253,9 +217,18 @@ def blackjack_report(
             numeric=frozenset({1, 2, 3}),
         )
     )
-    exact.plot(_column_plot(ups, [100 * c for c in conditional], "EV given the up-card (%)"), "EV by up-card")
-    sections.append(exact)
+    exact.plot(column_plot(ups, [100 * c for c in conditional], "EV given the up-card (%)"), "EV by up-card")
+    return exact
 
+
+def _blackjack_effects(preset: str, assignments: Sequence[str], analysis: Any, note: Callable[[str], None]) -> Section:
+    """Each parameter changed alone against the rule set: the exact EV then, and the change."""
+    from croupier.blackjack.presets import blackjack_rules
+    from croupier.blackjack.rules import PARAMS
+    from croupier.math.blackjack import analyze_blackjack
+    from croupier.ruleset import describe
+
+    current = analysis.rules.describe()
     effects = Section("Effect of each rule")
     effects.text(
         "Each parameter changed alone against this rule set; the effect is the change of the exact expected "
@@ -263,7 +236,7 @@ def blackjack_report(
     )
     effect_rows = []
     labels, deltas = [], []
-    for name, value in _blackjack_variations(rules):
+    for name, value in _blackjack_variations(analysis.rules):
         note(f"rule effect {name}={value}")
         try:
             varied = blackjack_rules(preset, {**parse_assignments(list(assignments)), name: value})
@@ -271,19 +244,9 @@ def blackjack_report(
             continue
         result = analyze_blackjack(varied)
         delta = result.ev - analysis.ev
-        from croupier.ruleset import describe
-
-        effect_rows.append(
-            [
-                name,
-                current[name],
-                describe(varied.describe()[name]),
-                pct(result.ev),
-                signed_pct(delta),
-                PARAMS[name].article,
-            ]
-        )
-        labels.append(f"{name}={describe(varied.describe()[name])}")
+        changed_to = describe(varied.describe()[name])
+        effect_rows.append([name, current[name], changed_to, pct(result.ev), signed_pct(delta), PARAMS[name].article])
+        labels.append(f"{name}={changed_to}")
         deltas.append(100 * delta)
     effects.table(
         Table(
@@ -293,7 +256,7 @@ def blackjack_report(
             numeric=frozenset({3, 4}),
         )
     )
-    effects.plot(_bar_plot(labels, deltas, "effect on the player's EV (percentage points)"), "Rule effects")
+    effects.plot(bar_plot(labels, deltas, "effect on the player's EV (percentage points)"), "Rule effects")
     effects.table(
         Table(
             "Parameters that do not move one box's expectation",
@@ -301,18 +264,19 @@ def blackjack_report(
             [[name, why] for name, why in _NO_EFFECT.items() if name in current],
         )
     )
-    sections.append(effects)
+    return effects
+
+
+def _blackjack_strategy(analysis: Any) -> Section:
+    """The strategy chart the edge assumes, with its notes."""
+    from croupier.math.strategy import chart_body, strategy_chart
 
     chart = strategy_chart(analysis)
     strategy = Section("The strategy the edge assumes")
     for line in chart.details:
         strategy.text(line)
     strategy.fragment(chart_body(chart))
-    sections.append(strategy)
-
-    if simulate is not None:
-        sections.extend(simulate(rules))
-    return Report(f"Par sheet: blackjack, {preset}", summary, sections, style=CHART_CSS)
+    return strategy
 
 
 def _up_probabilities(analysis: Any) -> dict[str, float]:
@@ -381,17 +345,14 @@ def baccarat_report(
     """The par sheet of a baccarat rule set; ``simulate(rules)`` adds the simulation sections."""
     from croupier.baccarat.presets import PRESETS, baccarat_rules
     from croupier.baccarat.rules import PARAMS
-    from croupier.math import decimal_text
-    from croupier.math.baccarat import analyze_baccarat, pays_text
-    from croupier.ruleset import describe
+    from croupier.math.baccarat import analyze_baccarat
 
     note = progress or (lambda _text: None)
     overrides = parse_assignments(list(assignments))
     rules = baccarat_rules(preset, overrides)
     note("exact analysis")
     analysis = analyze_baccarat(rules)
-    current = rules.describe()
-    rules_line, rules_section = _rules_parts(PARAMS, current, PRESETS[preset].describe(), preset)
+    rules_line, rules_section = _rules_parts(PARAMS, rules.describe(), PRESETS[preset].describe(), preset)
     spots = list(analysis.spots)
     moments = {spot: bet_moments(analysis, spot) for spot in spots}
     summary = [
@@ -400,8 +361,22 @@ def baccarat_report(
         + f". A full shoe of {rules.decks} decks.",
         rules_line,
     ]
-    sections: list[Section] = [rules_section]
+    sections: list[Section] = [
+        rules_section,
+        _baccarat_exact(analysis, moments),
+        _baccarat_effects(preset, overrides, rules.describe(), moments, note),
+    ]
+    if simulate is not None:
+        sections.extend(simulate(rules))
+    return Report(f"Par sheet: baccarat, {preset}", summary, sections)
 
+
+def _baccarat_exact(analysis: Any, moments: Mapping[Spot, tuple[Fraction, float]]) -> Section:
+    """The exact counts of every outcome, and every bet's pay, house edge and standard deviation."""
+    from croupier.math import decimal_text
+    from croupier.math.baccarat import pays_text
+
+    spots = list(analysis.spots)
     exact = Section("Exact house edge")
     exact.text(
         "Exact counts of the ordered six-card sequences of a full shoe (the convention of the published "
@@ -432,14 +407,31 @@ def baccarat_report(
         Table(
             "Bets",
             ["bet", "pays", "house edge", "standard deviation"],
-            [[spot, pays_text(rules, spot), pct(-moments[spot][0]), f"{moments[spot][1]:.4f}"] for spot in spots],
+            [
+                [spot, pays_text(analysis.rules, spot), pct(-moments[spot][0]), f"{moments[spot][1]:.4f}"]
+                for spot in spots
+            ],
             numeric=frozenset({2, 3}),
         )
     )
     exact.plot(
-        _bar_plot(spots, [100 * float(moments[s][0]) for s in spots], "player's EV per unit staked (%)"), "EV per bet"
+        bar_plot(spots, [100 * float(moments[s][0]) for s in spots], "player's EV per unit staked (%)"), "EV per bet"
     )
-    sections.append(exact)
+    return exact
+
+
+def _baccarat_effects(
+    preset: str,
+    overrides: Mapping[str, str],
+    current: Mapping[str, str],
+    moments: Mapping[Spot, tuple[Fraction, float]],
+    note: Callable[[str], None],
+) -> Section:
+    """Each parameter changed alone: every bet's exact house edge then, and the change."""
+    from croupier.baccarat.presets import baccarat_rules
+    from croupier.baccarat.rules import PARAMS
+    from croupier.math.baccarat import analyze_baccarat
+    from croupier.ruleset import describe
 
     effects = Section("Effect of each rule")
     effects.text("Each parameter changed alone; the change of each bet's exact house edge, in percentage points.")
@@ -449,8 +441,7 @@ def baccarat_report(
             if describe(value) == current[name]:
                 continue
             note(f"rule effect {name}={value}")
-            varied_rules = baccarat_rules(preset, {**overrides, name: value})
-            varied = analyze_baccarat(varied_rules)
+            varied = analyze_baccarat(baccarat_rules(preset, {**overrides, name: value}))
             for spot in varied.spots:
                 before = -moments[spot][0] if spot in moments else None
                 after = -bet_moments(varied, spot)[0]
@@ -472,10 +463,7 @@ def baccarat_report(
             numeric=frozenset({2, 3, 4}),
         )
     )
-    sections.append(effects)
-    if simulate is not None:
-        sections.extend(simulate(rules))
-    return Report(f"Par sheet: baccarat, {preset}", summary, sections)
+    return effects
 
 
 def check_target(path: str | os.PathLike[str]) -> Path:
@@ -496,187 +484,3 @@ def game_of(preset: str) -> str:
     if game is None:
         raise ReportError(f"unknown preset {preset!r}; the presets are: {', '.join(PRESET_GAMES)}")
     return game
-
-
-# --------------------------------------------------------------------------------------------------
-# simulation: the analysis confirmed, hit frequencies, the cut-card effect
-
-
-def _z(value: float, truth: float, se: float) -> str:
-    return f"{(value - truth) / se:+.2f}" if se > 0 else "—"
-
-
-def _results_plot(results: Mapping[str, int], xlabel: str) -> str:
-    from matplotlib.figure import Figure
-
-    items = sorted(((Fraction(k), v) for k, v in results.items()), key=lambda item: item[0])
-    total = sum(v for _k, v in items) or 1
-    figure = Figure(figsize=(7.0, 2.8))
-    axes = figure.add_subplot()
-    axes.bar([str(k) for k, _v in items], [v / total for _k, v in items], color="#1f5f99")
-    axes.set_yscale("log")
-    axes.set_xlabel(xlabel, fontsize=9)
-    axes.set_ylabel("share of rounds", fontsize=9)
-    axes.tick_params(labelsize=8)
-    axes.grid(axis="y", color="#ddd", lw=0.6)
-    axes.set_axisbelow(True)
-    return _svg(figure, xlabel)
-
-
-def blackjack_simulation(rounds: int, seed: int | str) -> Callable[[Any], list[Section]]:
-    """The simulation sections of a blackjack par sheet: ``rounds`` rounds each way, one box."""
-
-    def sections(rules: Any) -> list[Section]:
-        from croupier.math.blackjack import analyze_blackjack
-        from croupier.sim.blackjack import simulate_blackjack
-
-        exact = analyze_blackjack(rules)
-        continuous = simulate_blackjack(rules, rounds, seed, shuffle="continuous")
-        shoe = simulate_blackjack(rules, rounds, seed, shuffle="shoe")
-        check = Section("Simulation confirming the analysis")
-        check.text(
-            f"The compiled simulator (the engine's twin, croupier.sim) played {rounds:,} rounds of one box with the "
-            f"analysis's strategy, seed {seed!r}, from a continuously shuffled shoe (each round from a full shoe, "
-            "as the analysis assumes). The difference is given in standard errors (z)."
-        )
-        check.table(
-            Table(
-                "Expected value per initial unit",
-                ["figure", "exact", "simulated", "± SE", "z"],
-                [
-                    [
-                        "EV",
-                        f"{exact.ev:+.6f}",
-                        f"{continuous.ev:+.6f}",
-                        f"{continuous.se:.6f}",
-                        _z(continuous.ev, exact.ev, continuous.se),
-                    ],
-                    ["SD per initial hand", f"{exact.sd:.4f}", f"{continuous.sd:.4f}", "", ""],
-                ],
-                numeric=frozenset({1, 2, 3, 4}),
-            )
-        )
-        frequencies = Section("Hit frequencies")
-        frequencies.text(
-            f"From {rounds:,} rounds dealt from the real shoe (cut card and burns as the rules say), one box."
-        )
-        rows = [[name.replace("_", " "), f"{float(value):.6f}"] for name, value in shoe.rates().items()]
-        frequencies.table(Table("Rates", ["event", "rate"], rows, numeric=frozenset({1})))
-        frequencies.plot(
-            _results_plot({str(k): v for k, v in shoe.results.items()}, "result of a round (units of the initial bet)"),
-            "Distribution of a round's result",
-        )
-        cut = Section("The cut-card effect")
-        difference = shoe.ev - continuous.ev
-        se = math.sqrt(shoe.se**2 + continuous.se**2)
-        cut.text(
-            "Dealing from a real shoe stops at the cut card, so rounds are not all dealt from full shoes: the "
-            "expectation per round differs slightly from the full-shoe analysis (the cut-card effect)."
-        )
-        cut.table(
-            Table(
-                "Real shoe against a continuous shuffle",
-                ["shuffle", "EV", "± SE"],
-                [
-                    ["real shoe (cut card, burns)", f"{shoe.ev:+.6f}", f"{shoe.se:.6f}"],
-                    ["continuous", f"{continuous.ev:+.6f}", f"{continuous.se:.6f}"],
-                    ["difference", f"{difference:+.6f}", f"{se:.6f}"],
-                ],
-                numeric=frozenset({1, 2}),
-            )
-        )
-        return [check, frequencies, cut]
-
-    return sections
-
-
-def baccarat_simulation(coups: int, seed: int | str, live_coups: int) -> Callable[[Any], list[Section]]:
-    """The simulation sections of a baccarat par sheet."""
-
-    def sections(rules: Any) -> list[Section]:
-        from croupier.math.baccarat import analyze_baccarat
-        from croupier.sim.baccarat import simulate_baccarat
-
-        exact = analyze_baccarat(rules)
-        continuous = simulate_baccarat(rules, coups, seed, "continuous")
-        shoe = simulate_baccarat(rules, coups, seed, "shoe")
-        check = Section("Simulation confirming the analysis")
-        check.text(
-            f"The compiled simulator (the engine's twin, croupier.sim.baccarat) played {coups:,} coups with one unit "
-            f"on every bet, seed {seed!r}, from a continuously shuffled shoe; z is the difference in standard errors."
-        )
-        rows = []
-        for spot in exact.spots:
-            truth = float(exact.expected_value(spot))
-            bet = continuous.bets[spot]
-            rows.append([spot, f"{truth:+.6f}", f"{bet.ev:+.6f}", f"{bet.se:.6f}", _z(bet.ev, truth, bet.se)])
-        check.table(
-            Table(
-                "EV per unit staked", ["bet", "exact", "simulated", "± SE", "z"], rows, numeric=frozenset({1, 2, 3, 4})
-            )
-        )
-        frequencies = Section("Hit frequencies")
-        frequencies.text(f"From {coups:,} coups dealt from the real shoe (cut card, burns, demonstration coups).")
-        frequencies.table(
-            Table(
-                "Rates per coup",
-                ["event", "exact (full shoe)", "real shoe"],
-                [
-                    [
-                        name.replace("_", " "),
-                        f"{float(exact.probabilities[name]):.6f}" if name in exact.probabilities else "",
-                        f"{value:.6f}",
-                    ]
-                    for name, value in shoe.frequencies().items()
-                ],
-                numeric=frozenset({1, 2}),
-            )
-        )
-        cut = Section("The cut-card effect")
-        cut.table(
-            Table(
-                "EV per unit: real shoe against a continuous shuffle",
-                ["bet", "real shoe", "continuous", "difference", "± SE"],
-                [
-                    [
-                        spot,
-                        f"{shoe.bets[spot].ev:+.6f}",
-                        f"{continuous.bets[spot].ev:+.6f}",
-                        f"{shoe.bets[spot].ev - continuous.bets[spot].ev:+.6f}",
-                        f"{math.sqrt(shoe.bets[spot].se ** 2 + continuous.bets[spot].se ** 2):.6f}",
-                    ]
-                    for spot in exact.spots
-                ],
-                numeric=frozenset({1, 2, 3, 4}),
-            )
-        )
-        result = [check, frequencies, cut]
-        if live_coups > 0:
-            live = simulate_baccarat(rules, live_coups, seed, "shoe", live_edges=True)
-            assert live.live is not None
-            edges = Section("When the remaining shoe favours the player")
-            edges.text(
-                f"Before each of {live_coups:,} coups of real shoes, the exact expectation of every bet for the cards "
-                "left in the shoe: how often it was positive, its mean then, and what betting only then won."
-            )
-            edges.table(
-                Table(
-                    "Live edges",
-                    ["bet", "coups with EV > 0", "mean EV then", "won per bet then", "± SE"],
-                    [
-                        [
-                            spot,
-                            f"{edge.frequency:.4%}",
-                            f"{edge.mean_ev_positive:+.4f}",
-                            f"{edge.gain_positive:+.4f}",
-                            f"{edge.se_positive:.4f}",
-                        ]
-                        for spot, edge in live.live.items()
-                    ],
-                    numeric=frozenset({1, 2, 3, 4}),
-                )
-            )
-            result.append(edges)
-        return result
-
-    return sections

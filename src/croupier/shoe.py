@@ -109,16 +109,15 @@ class Shoe:
         return self._cards[self.position :]
 
 
-def parse_cut_card_range(raw: object, *, name: str = "cut_card", article: str = "") -> tuple[int, int] | int | None:
+def parse_cut_card_range(raw: object) -> tuple[int, int] | int | None:
     """Read a cut-card setting: ``none``, an int (cards above it), or ``"A-B"`` cards from the end."""
-    where = f" ({article})" if article else ""
     if raw is None or raw == "none":
         return None
     if isinstance(raw, bool):
-        raise RulesError(f"{name}{where}: expected a card count or a range such as '20-30', got {raw!r}")
+        raise RulesError(f"cut_card: expected a card count or a range such as '20-30', got {raw!r}")
     if isinstance(raw, int):
         if raw < 0:
-            raise RulesError(f"{name}{where}: a card count cannot be negative, got {raw}")
+            raise RulesError(f"cut_card: a card count cannot be negative, got {raw}")
         return raw
     if isinstance(raw, tuple) and len(raw) == 2:
         low, high = raw
@@ -134,7 +133,7 @@ def parse_cut_card_range(raw: object, *, name: str = "cut_card", article: str = 
             if low <= high:
                 return (low, high)
     raise RulesError(
-        f"{name}{where}: expected a count of cards above the cut card (an integer) or a range of cards "
+        f"cut_card: expected a count of cards above the cut card (an integer) or a range of cards "
         f"from the end of the shoe ('20-30'), got {raw!r}"
     )
 

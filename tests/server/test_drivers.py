@@ -1,13 +1,17 @@
 """drivers.GAMES: the one place a game picks its rules, its engine driver and its procedures."""
 
+import ast
+import asyncio
 from decimal import Decimal
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from croupier.blackjack.replay import overrides_of
 from croupier.server import drivers, liveshoe
-from croupier.server.baccarat_round import BaccaratDriver
+from croupier.server.baccarat_round import BaccaratDriver, baccarat_cut_setting
 from croupier.server.games import BlackjackDriver
 
 
@@ -21,9 +25,54 @@ def test_each_game_has_its_rules_driver_and_misdeal() -> None:
     assert blackjack.burn_after_misdeal == 3 and blackjack.min_bet == Decimal(10)
     assert isinstance(drivers.driver_for("blackjack", blackjack), BlackjackDriver)
     assert isinstance(drivers.driver_for("baccarat", baccarat), BaccaratDriver)
-    assert drivers.game_of("blackjack").misdeal is liveshoe.blackjack_misdeal
-    assert drivers.game_of("baccarat").misdeal is liveshoe.baccarat_misdeal
     assert drivers.game_of("blackjack").shared_boxes and not drivers.game_of("baccarat").shared_boxes
+    assert drivers.game_of("blackjack").default_preset == "macau-1983"
+    assert drivers.game_of("baccarat").default_preset == "macau"
+
+
+@pytest.mark.parametrize("game", ["blackjack", "baccarat"])
+def test_each_game_runs_its_own_misdeal_procedure(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    called: list[str] = []
+
+    def procedure(name: str) -> Any:
+        async def misdeal(actor: Any, round_: Any) -> dict[str, Any]:
+            called.append(name)
+            return {"misdeal": name}
+
+        return misdeal
+
+    monkeypatch.setattr(liveshoe, "blackjack_misdeal", procedure("blackjack"))
+    monkeypatch.setattr(liveshoe, "baccarat_misdeal", procedure("baccarat"))
+    assert asyncio.run(drivers.game_of(game).misdeal(SimpleNamespace(), None)) == {"misdeal": game}
+    assert called == [game]
+
+
+def test_each_game_places_its_cut_card_as_its_driver_builds_the_shoe() -> None:
+    blackjack = drivers.table_rules(row("blackjack", "live-online"))
+    baccarat = drivers.table_rules(row("baccarat", "macau"))
+    assert drivers.game_of("blackjack").cut_setting(blackjack) == blackjack.cut_card
+    assert drivers.game_of("baccarat").cut_setting(baccarat) == baccarat_cut_setting(baccarat)
+
+
+def test_each_game_writes_its_overrides_against_its_preset() -> None:
+    blackjack = drivers.table_rules(row("blackjack", "live-online"))
+    assert drivers.game_of("blackjack").rule_overrides(blackjack) == overrides_of(blackjack)
+    lucky = SimpleNamespace(**{**vars(row("baccarat", "macau")), "overrides": {"lucky_6": "true"}})
+    overrides = drivers.game_of("baccarat").rule_overrides(drivers.table_rules(lucky))
+    assert overrides["lucky_6"] == "true" and "decks" not in overrides
+
+
+def test_each_game_lists_a_rounds_bets_by_its_spots() -> None:
+    boxes = {"boxes": [{"box": 1, "bets": {"ana": "10.00"}}, {"box": 3}]}
+    assert drivers.game_of("blackjack").bets_by_spot(boxes) == {"1": {"ana": "10.00"}, "3": {}}
+    layout = {"bets": {"banker": {"ben": "5.00"}}}
+    assert drivers.game_of("baccarat").bets_by_spot(layout) == {"banker": {"ben": "5.00"}}
+    assert drivers.game_of("baccarat").bets_by_spot({}) == {}
+
+
+def test_only_baccarat_keeps_a_card_found_face_up() -> None:
+    assert drivers.game_of("blackjack").face_up_card_refusal is None
+    assert "stays valid (Art. 4)" in (drivers.game_of("baccarat").face_up_card_refusal or "")
 
 
 def test_an_unknown_game_is_refused_naming_the_games() -> None:
@@ -37,3 +86,29 @@ def test_a_blackjack_table_sets_its_insurance_chip_before_each_round() -> None:
     assert driver.insurance_chip == Decimal(1)
     drivers.game_of("blackjack").before_round(driver, row("blackjack", "live-online", insurance_to_chip=False))
     assert driver.insurance_chip is None
+
+
+def game_name_checks(source: str) -> list[int]:
+    """The lines of ``source`` that compare something with a game's name (``==``, ``!=``, ``in``)."""
+    names = set(drivers.GAMES)
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Compare)
+        and any(isinstance(side, ast.Constant) and side.value in names for side in [node.left, *node.comparators])
+    ]
+
+
+def test_no_server_module_but_drivers_picks_the_game_by_its_name() -> None:
+    package = Path(drivers.__file__).parent
+    found = {
+        path.name: lines
+        for path in sorted(package.glob("*.py"))
+        if path.name != "drivers.py" and (lines := game_name_checks(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}, f"ask drivers.game_of(game) instead of the game's name: {found}"
+
+
+def test_the_check_sees_a_game_named_in_a_comparison() -> None:
+    source = 'if game == "baccarat":\n    pass\nok = "blackjack" != other\nx = {"game": "blackjack"}\n'
+    assert game_name_checks(source) == [1, 3]

@@ -18,7 +18,6 @@ from croupier.sim import (
     SimulationError,
     load_chart,
     record_blackjack,
-    render_result,
     result_document,
     simulate_blackjack,
     strategy_from_analysis,
@@ -26,6 +25,7 @@ from croupier.sim import (
 )
 from croupier.sim.blackjack import money_unit, seed_words
 from croupier.sim.generator import below, seed_state
+from croupier.terminal.render import render_blackjack_simulation
 
 
 @pytest.mark.parametrize(
@@ -70,7 +70,7 @@ def test_results_add_up() -> None:
     assert Decimal(document["net"]) == result.net
     assert document["rounds"] == 20_000 and document["rules"] == "macau-1983"
     console = Console(file=io.StringIO(), width=120)
-    render_result(result, console)
+    render_blackjack_simulation(result, console)
     text = console.file.getvalue()  # type: ignore[attr-defined]
     assert "macau-1983" in text and "house edge" in text and f"{result.ev:+.6f}" in text
 

@@ -159,7 +159,7 @@ PARAMS: dict[str, Param] = {
         Param("decks", integer(6, 12), "6-12", "Art. 1"),
         Param(
             "cut_card",
-            lambda raw: parse_cut_card_range(raw),
+            parse_cut_card_range,
             "a count of cards above the cut card, or a range of cards from the end ('12-16'), at least 12 from the end",
             "Art. 2.1",
         ),

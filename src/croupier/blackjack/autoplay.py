@@ -35,7 +35,6 @@ from croupier.cards import Card
 from croupier.errors import CroupierError, MoneyError, ShoeError
 from croupier.money import exact, parse_amount
 from croupier.rng import RandomSource
-from croupier.shoe import Shoe
 
 T = TypeVar("T")
 
@@ -289,31 +288,3 @@ def play_shoe(
     while not table.shoe_finished and (max_rounds is None or len(rounds) < max_rounds):
         rounds.append(random_round(table, rng, boxes=boxes, behind=behind, seat=seat))
     return rounds
-
-
-def rounds_forever(
-    table: Table,
-    rng: RandomSource,
-    new_shoe: Callable[[], Shoe],
-    *,
-    boxes: int | None = None,
-    behind: bool = True,
-    seat: bool = False,
-) -> Iterator[Round]:
-    """Settled random rounds, shoe after shoe, for as long as the caller takes them.
-
-    A finished shoe is replaced by ``new_shoe()``. A shoe that runs out in the middle of a round (a
-    late cut card, many boxes, many hits) has that round voided (Art. 2.1: every card of the round is
-    void) and the play goes on with a new round from a new shoe; voided rounds are not yielded.
-    """
-    while True:
-        if table.shoe_finished:
-            table.new_shoe(new_shoe())
-        try:
-            yield random_round(table, rng, boxes=boxes, behind=behind, seat=seat)
-        except ShoeError:
-            current = table.round
-            if current is None or not isinstance(current.pending, op.AwaitCard):
-                raise
-            current.void("the shoe ran out of cards")
-            table.new_shoe(new_shoe())

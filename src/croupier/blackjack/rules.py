@@ -130,7 +130,7 @@ PARAMS: dict[str, Param] = {
         Param("burn_after_misdeal", integer(0, 10), "0-10", "Art. 2.1; online §3.5"),
         Param(
             "cut_card",
-            lambda raw: parse_cut_card_range(raw),
+            parse_cut_card_range,
             "a count of cards above the cut card, a range of cards from the end ('20-30'), or none",
             "Art. 2.1, 2.2; online §3.2.2",
         ),

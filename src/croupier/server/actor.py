@@ -104,7 +104,6 @@ class TableActor:
         self.log: list[dict[str, Any]] = []
         self.accounts: dict[str, int] = {}  # player name -> account id, this round
         self.balance_before: dict[int, int] = {}
-        self.rounds_played = 0
         self.misdeals: list[int] = []
         self.voided_cards: list[str] = []
         self.misdeal_burn = 0

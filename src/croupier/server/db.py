@@ -26,7 +26,6 @@ log = logging.getLogger("croupier.server")
 T = TypeVar("T")
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-DEFAULT_URL = "sqlite+aiosqlite:///croupier.db"
 
 
 class DatabaseError(CroupierError):
@@ -131,14 +130,3 @@ async def migrate(engine: AsyncEngine) -> None:
             await connection.run_sync(_upgrade, url)
     except OSError as error:
         raise DatabaseError(f"database: cannot connect: {error}") from None
-
-
-def migrate_blocking(url: str) -> None:
-    async def run() -> None:
-        engine = make_engine(url)
-        try:
-            await migrate(engine)
-        finally:
-            await engine.dispose()
-
-    asyncio.run(run())

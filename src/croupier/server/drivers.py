@@ -1,19 +1,54 @@
 """The one place a table's game picks its rules, its engine driver and its game-specific procedures:
-everything else asks :func:`game_of` (or :func:`table_rules`, :func:`driver_for`), never the game's name."""
+everything else asks :func:`game_of` (or :func:`table_rules`, :func:`driver_for`), never the game's name.
+
+This module loads no database or web stack (the ledger and the live shoe's procedures are imported when
+a table runs them): ``croupier verify`` reads a shoe's game here and needs no server extra.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from croupier.server import ledger, liveshoe
-from croupier.server.baccarat_round import BaccaratDriver
+from croupier.server.baccarat_round import BaccaratDriver, baccarat_cut_setting
 from croupier.server.games import BlackjackDriver
 
 if TYPE_CHECKING:
     from croupier.server.actor import TableActor
+    from croupier.server.game_round import GameRound
     from croupier.server.models import GameTable
+
+CutSetting = tuple[int, int] | int | None
+"""Where a shoe's cut card goes (:func:`croupier.shoe.place_cut_card`): a range, a count, or none."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game as the server runs it."""
+
+    rules: Callable[[str, dict[str, Any]], Any]
+    """The rules of a preset with overrides (a preset or value not allowed is a ``RulesError``)."""
+    driver: Callable[[Any], BlackjackDriver | BaccaratDriver]
+    """The engine driver that deals the game's rounds under those rules."""
+    misdeal: Callable[[TableActor, GameRound | None], Awaitable[dict[str, Any]]]
+    """A misdeal the supervisor approved: blackjack Art. 2.1 (online §3.5), baccarat Art. 10."""
+    before_round: Callable[[Any, GameTable], None]
+    """The table's settings the driver takes before each round."""
+    shared_boxes: bool
+    """Whether a bet's spot is a box that others bet on behind its occupant, matching its doubles and
+    splits, and a bet on an empty box seats its player (blackjack Art. 2.3, 13); otherwise a bet names a
+    spot of the layout and, at a seat, that seat (baccarat Art. 15)."""
+    default_preset: str
+    """The preset a new table gets when none is named."""
+    cut_setting: Callable[[Any], CutSetting]
+    """Where the table's shoes put the cut card under these rules, as the server builds them."""
+    rule_overrides: Callable[[Any], dict[str, str]]
+    """The parameters in which rules differ from their preset, as a transcript writes them."""
+    bets_by_spot: Callable[[Mapping[str, Any]], dict[str, dict[str, str]]]
+    """A round's bets, by spot (blackjack: by box) and player, from the round's staff view."""
+    face_up_card_refusal: str | None
+    """Why a card found face up in the shoe is not voided, where the game keeps it (None: it is void)."""
 
 
 def _blackjack_rules(preset: str, overrides: dict[str, Any]) -> Any:
@@ -28,24 +63,22 @@ def _baccarat_rules(preset: str, overrides: dict[str, Any]) -> Any:
     return baccarat_rules(preset, overrides)
 
 
-@dataclass(frozen=True)
-class Game:
-    """A game as the server runs it."""
+async def _blackjack_misdeal(actor: TableActor, round_: GameRound | None) -> dict[str, Any]:
+    from croupier.server.liveshoe import blackjack_misdeal
 
-    rules: Callable[[str, dict[str, Any]], Any]
-    """The rules of a preset with overrides (a preset or value not allowed is a ``RulesError``)."""
-    driver: Callable[[Any], BlackjackDriver | BaccaratDriver]
-    """The engine driver that deals the game's rounds under those rules."""
-    misdeal: Callable[[TableActor, Any], Awaitable[dict[str, Any]]]
-    """A misdeal the supervisor approved: blackjack Art. 2.1 (online §3.5), baccarat Art. 10."""
-    before_round: Callable[[Any, GameTable], None]
-    """The table's settings the driver takes before each round."""
-    shared_boxes: bool
-    """Whether others bet on a player's box and match its doubles and splits (blackjack Art. 13)."""
+    return await blackjack_misdeal(actor, round_)
+
+
+async def _baccarat_misdeal(actor: TableActor, round_: GameRound | None) -> dict[str, Any]:
+    from croupier.server.liveshoe import baccarat_misdeal
+
+    return await baccarat_misdeal(actor, round_)
 
 
 def _blackjack_before_round(driver: BlackjackDriver, row: GameTable) -> None:
     """Online §2.5.1: insurance rounded to the table's chip, where the table says so."""
+    from croupier.server import ledger
+
     driver.insurance_chip = ledger.from_minor(row.chip) if row.insurance_to_chip else None
 
 
@@ -53,12 +86,57 @@ def _nothing_before_round(_driver: BaccaratDriver, _row: GameTable) -> None:
     return None
 
 
+def _blackjack_cut_setting(rules: Any) -> CutSetting:
+    setting: CutSetting = rules.cut_card
+    return setting
+
+
+def _blackjack_overrides(rules: Any) -> dict[str, str]:
+    from croupier.blackjack.replay import overrides_of
+
+    return overrides_of(rules)
+
+
+def _baccarat_overrides(rules: Any) -> dict[str, str]:
+    from croupier.baccarat.presets import PRESETS
+
+    base = PRESETS[rules.preset].describe()
+    return {name: value for name, value in rules.describe().items() if base.get(name) != value}
+
+
+def _bets_by_box(round_: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+    return {str(box["box"]): dict(box.get("bets") or {}) for box in round_.get("boxes", [])}
+
+
+def _bets_by_layout_spot(round_: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+    return dict(round_.get("bets") or {})
+
+
 GAMES: dict[str, Game] = {
     "blackjack": Game(
-        _blackjack_rules, BlackjackDriver, liveshoe.blackjack_misdeal, _blackjack_before_round, shared_boxes=True
+        _blackjack_rules,
+        BlackjackDriver,
+        _blackjack_misdeal,
+        _blackjack_before_round,
+        shared_boxes=True,
+        default_preset="macau-1983",
+        cut_setting=_blackjack_cut_setting,
+        rule_overrides=_blackjack_overrides,
+        bets_by_spot=_bets_by_box,
+        face_up_card_refusal=None,
     ),
     "baccarat": Game(
-        _baccarat_rules, BaccaratDriver, liveshoe.baccarat_misdeal, _nothing_before_round, shared_boxes=False
+        _baccarat_rules,
+        BaccaratDriver,
+        _baccarat_misdeal,
+        _nothing_before_round,
+        shared_boxes=False,
+        default_preset="macau",
+        cut_setting=baccarat_cut_setting,
+        rule_overrides=_baccarat_overrides,
+        bets_by_spot=_bets_by_layout_spot,
+        face_up_card_refusal="in baccarat a card found face up in the shoe stays valid (Art. 4): "
+        "deal it as the next card",
     ),
 }
 
@@ -72,6 +150,8 @@ def game_of(name: str) -> Game:
 
 def table_rules(row: GameTable) -> Any:
     """A table's rules: its game's preset, its overrides and its limits."""
+    from croupier.server import ledger
+
     overrides = dict(row.overrides)
     overrides["min_bet"] = ledger.money_text(row.min_bet)
     overrides["max_bet"] = ledger.money_text(row.max_bet)

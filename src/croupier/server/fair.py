@@ -116,35 +116,19 @@ def verify_shoe(document: Mapping[str, Any], cut_setting: tuple[int, int] | int 
     }
 
 
-def cut_setting(game: str, rules: Any) -> tuple[int, int] | int | None:
-    """Where the table's shoes put the cut card, as the server builds them (``build_shoe``'s ``cut_setting``)."""
-    if game == "baccarat":
-        from croupier.server.baccarat_round import baccarat_cut_setting
-
-        return baccarat_cut_setting(rules)
-    setting: tuple[int, int] | int | None = rules.cut_card
-    return setting
-
-
 def verify_document(document: Mapping[str, Any]) -> dict[str, Any]:
     """Verify a shoe document with its own rules (``game``, ``rules``, ``overrides``)."""
+    from croupier.server.drivers import GAMES
+
     game = document.get("game")
     preset = document.get("rules")
     overrides = document.get("overrides") or {}
     if not isinstance(preset, str) or not isinstance(overrides, Mapping):
         raise FairnessError("verify: the document names no rule set (rules, overrides)")
-    rules: Any
-    if game == "blackjack":
-        from croupier.blackjack.presets import blackjack_rules
-
-        rules = blackjack_rules(preset, dict(overrides))
-    elif game == "baccarat":
-        from croupier.baccarat.presets import baccarat_rules
-
-        rules = baccarat_rules(preset, dict(overrides))
-    else:
-        raise FairnessError(f"verify: unknown game {game!r}; blackjack or baccarat")
-    setting = cut_setting(game, rules)
+    if not isinstance(game, str) or game not in GAMES:
+        raise FairnessError(f"verify: unknown game {game!r}; {' or '.join(GAMES)}")
+    rules = GAMES[game].rules(preset, dict(overrides))
+    setting = GAMES[game].cut_setting(rules)
     stated = document.get("cut_setting")
     if stated is not None and stated != (list(setting) if isinstance(setting, tuple) else setting):
         raise FairnessError(f"verify: the rules {preset} place the cut card by {setting}, the record says {stated}")

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import update
 
+from croupier.server.drivers import driver_for
 from croupier.server.fence import LeaseLost
 from croupier.server.models import RoundRecord, ShoeRecord
 
@@ -210,8 +211,6 @@ async def end_shoe(actor: TableActor) -> None:
 
 def fresh_game(actor: TableActor) -> None:
     """Forget the round and the engine's state: the next round is dealt from a new shoe."""
-    from croupier.server.drivers import driver_for
-
     actor.round = None
     actor.round_id = None
     actor.shoe_id = None

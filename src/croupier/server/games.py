@@ -423,14 +423,6 @@ def public_event(operation: op.Operation) -> dict[str, Any]:
     return {"type": "round_voided", "reason": o.reason}
 
 
-def new_blackjack_round(table: Table) -> BlackjackRound:
-    return BlackjackRound(table, table.new_round())
-
-
-def blackjack_table(rules: BlackjackRules, shoe: Shoe) -> Table:
-    return Table(rules, shoe)
-
-
 def read_card(text: object) -> Card:
     if not isinstance(text, str):
         raise ActionError(f"card: {text!r} is not a card such as AS or TD")

@@ -8,10 +8,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from croupier.blackjack.replay import overrides_of
 from croupier.errors import CroupierError
 from croupier.server import ledger
-from croupier.server.drivers import table_rules
+from croupier.server.drivers import game_of, table_rules
 from croupier.server.models import BetRecord, GameTable, RoundRecord, Settlement, ShoeRecord
 
 
@@ -94,16 +93,6 @@ async def player_history(
     return result
 
 
-def rule_overrides(game: str, rules: Any) -> dict[str, str]:
-    """The parameters in which a table's rules differ from their preset, as a transcript writes them."""
-    if game == "blackjack":
-        return overrides_of(rules)
-    from croupier.baccarat.presets import PRESETS
-
-    base = PRESETS[rules.preset].describe()
-    return {name: value for name, value in rules.describe().items() if base.get(name) != value}
-
-
 def iso(moment: datetime) -> str:
     """A stored time as ISO 8601 in UTC (SQLite returns it without its zone)."""
     return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
@@ -180,7 +169,7 @@ async def transcript(session: AsyncSession, round_id: int, account_id: int, role
         specs.append(played.spec)
     rules = table_rules(dealt_under(table, shoe))
     document: dict[str, Any] = {"game": table.game, "rules": rules.preset}
-    overrides = rule_overrides(table.game, rules)
+    overrides = game_of(table.game).rule_overrides(rules)
     if overrides:
         document["overrides"] = overrides
     document["shoe"] = cards
@@ -210,7 +199,7 @@ async def shoe_document(session: AsyncSession, shoe_id: int) -> dict[str, Any]:
         "table": table.name,
         "game": table.game,
         "rules": rules.preset,
-        "overrides": rule_overrides(table.game, rules),
+        "overrides": game_of(table.game).rule_overrides(rules),
         "decks": rules.decks,
         "mode": shoe.mode,
         "commitment": shoe.commitment,
@@ -233,7 +222,5 @@ async def shoe_document(session: AsyncSession, shoe_id: int) -> dict[str, Any]:
 def _cut_setting(game: str, rules: Any) -> list[int] | int | None:
     """How the shoe's cut card was placed: ``[low, high]`` cards from the end (one draw of the seed's stream
     before the shuffle), a fixed count of cards above it, or none (:func:`croupier.shoe.place_cut_card`)."""
-    from croupier.server.fair import cut_setting
-
-    setting = cut_setting(game, rules)
+    setting = game_of(game).cut_setting(rules)
     return list(setting) if isinstance(setting, tuple) else setting

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import update
 
 from croupier.baccarat.state import Phase as BaccaratPhase
+from croupier.server.drivers import driver_for, game_of
 from croupier.server.games import BaccaratRound, BlackjackRound, read_card
 from croupier.server.models import ShoeRecord
 
@@ -102,8 +103,6 @@ async def end_shoe(actor: TableActor, command: Command) -> dict[str, Any]:
 
 async def _new_shoe_now(actor: TableActor) -> None:
     """End the shoe, begin a new live one, and open the same betting window on its first round."""
-    from croupier.server.drivers import driver_for
-
     await actor._end_shoe()
     actor.driver = driver_for(actor.game, actor.rules)  # the engine's shoe state starts afresh with the new shoe
     await actor._new_shoe()
@@ -158,8 +157,9 @@ def _awaiting_card(actor: TableActor) -> None:
 async def face_up_card(actor: TableActor, command: Command) -> dict[str, Any]:
     _dealer_or_supervisor(actor, command, "a card found face up")
     _live(actor, "a card found face up")
-    if isinstance(actor.round, BaccaratRound) or actor.game == "baccarat":
-        raise _refused("in baccarat a card found face up in the shoe stays valid (Art. 4): deal it as the next card")
+    refusal = game_of(actor.game).face_up_card_refusal
+    if refusal is not None:
+        raise _refused(refusal)
     _awaiting_card(actor)
     card = read_card(command.payload.get("card"))
     round_ = actor.round

@@ -36,7 +36,6 @@ class Base(DeclarativeBase):
 
 
 ROLES = ("player", "dealer", "supervisor", "cashier")
-WALLET_KINDS = ("player", "house", "in_play", "cashier")
 
 
 class Account(Base):
@@ -88,7 +87,7 @@ class Wallet(Base):
     __table_args__ = (CheckConstraint("kind <> 'player' OR balance >= 0", name="player_balance_not_negative"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(16))
+    kind: Mapped[str] = mapped_column(String(16))  # player, house, in_play, cashier
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), unique=True)
     balance: Mapped[int] = mapped_column(BigInteger, default=0)
 

@@ -14,6 +14,7 @@ from sqlalchemy import func, select
 from croupier.server import ledger
 from croupier.server.auth import AuthError, Identity
 from croupier.server.commands import Refused
+from croupier.server.drivers import game_of
 from croupier.server.models import GameTable, RoundRecord, Settlement
 from croupier.server.routes_tables import signed_in
 
@@ -74,7 +75,7 @@ def pit_router(service: "Service") -> APIRouter:
                 round=round_.get("number"),
                 shoe=(snapshot.get("shoe") or {}).get("id"),
                 seats=snapshot.get("seats", {}),
-                bets=_bets(row.game, round_),
+                bets=game_of(row.game).bets_by_spot(round_),
                 faults=snapshot.get("faults", []),
                 alerts=snapshot.get("alerts", []),
             )
@@ -84,10 +85,3 @@ def pit_router(service: "Service") -> APIRouter:
         return result
 
     return router
-
-
-def _bets(game: str, round_: dict[str, Any]) -> dict[str, dict[str, str]]:
-    """The round's bets by spot (blackjack: by box) and player."""
-    if game == "baccarat":
-        return dict(round_.get("bets") or {})
-    return {str(box["box"]): dict(box.get("bets") or {}) for box in round_.get("boxes", [])}

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from croupier.server.auth import Identity
 from croupier.server.commands import Command, Refused
+from croupier.server.drivers import game_of
 
 if TYPE_CHECKING:
     from croupier.server.actor import TableActor
@@ -58,7 +59,7 @@ def verify_spot(actor: TableActor, who: Identity, seat: object) -> None:
     bet on a seated player's spot. A bet that names no seat is at the bettor's own seat, or standing."""
     if seat is None:
         return
-    if actor.game != "baccarat":
+    if game_of(actor.game).shared_boxes:
         raise Refused("bet: a blackjack bet names its box as its spot, not a seat", 422)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= actor.seats.count:
         raise Refused(f"bet: seat is a number 1-{actor.seats.count}", 422)
@@ -74,7 +75,7 @@ def verify_spot(actor: TableActor, who: Identity, seat: object) -> None:
 def seat_for_bet(actor: TableActor, who: Identity, spot: str) -> int | None:
     """The empty box a blackjack bet seats its player at, or None. Refuses a seated player's bet on an
     empty box: a seated player bets on other boxes only behind their occupants (Art. 2.3)."""
-    if actor.game != "blackjack" or not spot.isascii() or not spot.isdigit():
+    if not game_of(actor.game).shared_boxes or not spot.isascii() or not spot.isdigit():
         return None
     box = int(spot)
     if box in actor.seats.taken or not 1 <= box <= actor.seats.count:
@@ -126,7 +127,7 @@ async def set_matching(actor: TableActor, command: Command) -> dict[str, Any]:
     """A bettor's standing choice to match (or not) the decider's double or split on a shared box
     (Art. 13), changeable until the decision."""
     who = command.identity
-    if actor.game != "blackjack":
+    if not game_of(actor.game).shared_boxes:
         raise Refused("matching is for a shared blackjack box (Art. 13)", 409)
     box = _seat_number(command.payload.get("box"))
     match = command.payload.get("match")

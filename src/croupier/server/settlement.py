@@ -101,7 +101,6 @@ async def finish_round(actor: TableActor) -> None:
         return balances
 
     balances = await retrying(store)  # a deadlock rolled it back whole: the same settlement again
-    actor.rounds_played += 1
     actor.fault_streak = 0
     if not round_.voided:
         actor.round_number += 1

@@ -29,14 +29,12 @@ from croupier.payouts import verify_table_money
 from croupier.server import ledger
 from croupier.server.auth import Identity
 from croupier.server.commands import Refused
-from croupier.server.drivers import table_rules
+from croupier.server.drivers import GAMES, driver_for, table_rules
 from croupier.server.models import Account, GameTable, TableChange
 
 if TYPE_CHECKING:
     from croupier.server.actor import TableActor
 
-GAMES = {"blackjack": "macau-1983", "baccarat": "macau"}
-"""The games a table may run, with the preset a new table gets when none is named."""
 MODES = ("rng", "live")
 CENT = Decimal("0.01")
 SETTINGS = (
@@ -174,7 +172,7 @@ async def check_settings(session: AsyncSession, document: dict[str, Any]) -> Che
     squeeze_seconds = _seconds(document, "squeeze_seconds", optional=True)
     probe = GameTable(
         game=game,
-        preset=str(document.get("preset") or GAMES[game]),
+        preset=str(document.get("preset") or GAMES[game].default_preset),
         overrides=overrides,
         min_bet=ledger.to_minor(min_bet),
         max_bet=ledger.to_minor(max_bet),
@@ -411,8 +409,6 @@ def _aware(moment: datetime) -> datetime:
 async def before_round(actor: TableActor) -> bool:
     """Between two rounds: close the table if it is closing (returns True: the actor stops), and apply the
     pending changes where the table starts a new shoe now, or has dealt no round from its shoe yet."""
-    from croupier.server.drivers import driver_for
-
     now = actor.clock.now()
     async with actor.sessions() as session, session.begin():
         row = await session.get(GameTable, actor.table_id)

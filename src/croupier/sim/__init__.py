@@ -8,7 +8,6 @@ from croupier.sim.blackjack import (
     SimulationError,
     SimulationResult,
     record_blackjack,
-    render_result,
     result_document,
     simulate_blackjack,
 )
@@ -22,7 +21,6 @@ __all__ = [
     "Strategy",
     "load_chart",
     "record_blackjack",
-    "render_result",
     "result_document",
     "simulate_blackjack",
     "strategy_from_analysis",

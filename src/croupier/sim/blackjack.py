@@ -41,8 +41,6 @@ from typing import TYPE_CHECKING, Any, Literal
 import numba
 import numpy as np
 import numpy.typing as npt
-from rich.console import Console
-from rich.table import Table
 
 from croupier.blackjack.rules import Rules
 from croupier.errors import CroupierError
@@ -543,23 +541,3 @@ def result_document(result: SimulationResult) -> dict[str, Any]:
         "rounds_per_second": round(result.rounds_per_second) if result.seconds > 0 else None,
         "workers": result.workers,
     }
-
-
-def render_result(result: SimulationResult, console: Console | None = None) -> None:
-    """Print a result for people (``croupier simulate blackjack`` without ``--json``)."""
-    out = console or Console(highlight=False)
-    out.print(
-        f"Blackjack simulation, {result.rules.preset}: {result.rounds:,} rounds, {result.boxes} box(es), "
-        f"{'real shoe' if result.shuffle == 'shoe' else 'continuous shuffle'}, seed {result.seed!r}, "
-        f"strategy: {result.strategy}"
-    )
-    table = Table(show_header=False, box=None)
-    table.add_row("EV per initial unit", f"{result.ev:+.6f} ± {result.se:.6f} (1 SE)")
-    table.add_row("house edge", f"{100 * result.house_edge:.4f}%")
-    table.add_row("SD per box", f"{result.sd:.4f}")
-    table.add_row("net", format_amount(result.net))
-    for name, value in result.rates().items():
-        table.add_row(name.replace("_", " "), f"{value:.6f}")
-    table.add_row("shoes, voided rounds", f"{result.counts['shoes']:,}, {result.counts['voided_rounds']:,}")
-    table.add_row("speed", f"{result.rounds_per_second:,.0f} rounds/s on {result.workers} thread(s)")
-    out.print(table)

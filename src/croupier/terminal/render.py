@@ -1,8 +1,10 @@
-"""Rich tables of the analyses, the strategy chart and the baccarat roads, for the terminal.
+"""Rich tables of the analyses, the strategy chart, the blackjack simulation and the baccarat roads, for the
+terminal.
 
 The math and game packages build values (:class:`~croupier.math.blackjack.BlackjackAnalysis`,
-:class:`~croupier.math.strategy.StrategyChart`, :class:`~croupier.baccarat.roads.Scoreboard`); this
-module only draws them, to standard output unless a :class:`rich.console.Console` is given.
+:class:`~croupier.math.strategy.StrategyChart`, :class:`~croupier.baccarat.roads.Scoreboard`) and the
+simulator its :class:`~croupier.sim.blackjack.SimulationResult`; this module only draws them, to standard
+output unless a :class:`rich.console.Console` is given.
 """
 
 from __future__ import annotations
@@ -20,10 +22,12 @@ from croupier.math import RANKS, decimal_text, full_shoe
 from croupier.math.baccarat import BaccaratAnalysis
 from croupier.math.baccarat import pays_text as bac_pays
 from croupier.math.baccarat import percent_text as bac_percent
+from croupier.money import format_amount
 
 if TYPE_CHECKING:  # the blackjack analysis needs numpy: imported where it is rendered, not for baccarat
     from croupier.math.blackjack import BlackjackAnalysis
     from croupier.math.strategy import StrategyChart
+    from croupier.sim.blackjack import SimulationResult
 
 # --------------------------------------------------------------------------------------------------
 # blackjack
@@ -89,6 +93,26 @@ def render_chart(chart: StrategyChart, console: Console | None = None, *, header
         out.print("Hands that play otherwise than their cell:")
         for line in chart.exceptions:
             out.print(f"  {line}")
+
+
+def render_blackjack_simulation(result: SimulationResult, console: Console | None = None) -> None:
+    """Print a result for people (``croupier simulate blackjack`` without ``--json``)."""
+    out = console or Console(highlight=False)
+    out.print(
+        f"Blackjack simulation, {result.rules.preset}: {result.rounds:,} rounds, {result.boxes} box(es), "
+        f"{'real shoe' if result.shuffle == 'shoe' else 'continuous shuffle'}, seed {result.seed!r}, "
+        f"strategy: {result.strategy}"
+    )
+    table = Table(show_header=False, box=None)
+    table.add_row("EV per initial unit", f"{result.ev:+.6f} ± {result.se:.6f} (1 SE)")
+    table.add_row("house edge", f"{100 * result.house_edge:.4f}%")
+    table.add_row("SD per box", f"{result.sd:.4f}")
+    table.add_row("net", format_amount(result.net))
+    for name, value in result.rates().items():
+        table.add_row(name.replace("_", " "), f"{value:.6f}")
+    table.add_row("shoes, voided rounds", f"{result.counts['shoes']:,}, {result.counts['voided_rounds']:,}")
+    table.add_row("speed", f"{result.rounds_per_second:,.0f} rounds/s on {result.workers} thread(s)")
+    out.print(table)
 
 
 # --------------------------------------------------------------------------------------------------
