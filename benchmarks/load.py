@@ -514,10 +514,8 @@ def main() -> None:
 
 
 def run(args: argparse.Namespace, url: str, kind: str, directory: Path, servers: list[ServerProcess]) -> None:
-    seconds = (str(args.betting_seconds), str(args.decision_seconds))
-    first = ServerProcess(
-        directory / "croupier.db", free_port(), directory / "setup.log", *map(float, seconds), url=url
-    )
+    seconds = (float(args.betting_seconds), float(args.decision_seconds))
+    first = ServerProcess(directory / "croupier.db", free_port(), directory / "setup.log", *seconds, url=url)
     servers.append(first)
     first.start()
     first.stop()  # gracefully: it hands its table leases back
@@ -529,7 +527,7 @@ def run(args: argparse.Namespace, url: str, kind: str, directory: Path, servers:
         extra = ("--redis", args.redis, "--redis-prefix", f"load-{uuid.uuid4().hex[:8]}")
     for n in range(args.processes):
         log = directory / f"server-{n + 1}.log"
-        server = ServerProcess(directory / "croupier.db", free_port(), log, *map(float, seconds), extra=extra, url=url)
+        server = ServerProcess(directory / "croupier.db", free_port(), log, *seconds, extra=extra, url=url)
         servers.append(server)
         server.start(timeout=180, every_table=n == 0)
     bases = [server.base for server in servers]
