@@ -407,7 +407,10 @@ def cpu_seconds(pid: int) -> float:
 async def drive(bots: list[Bot], bases: list[str], args: argparse.Namespace, pids: list[int]) -> tuple[Figures, float]:
     figures = Figures()
     stop = asyncio.Event()
-    limits = httpx.Limits(max_connections=len(bots) + 10, max_keepalive_connections=len(bots) + 10)
+    # a kept-alive connection is given up before the server's own 5 s timeout closes it under a request
+    limits = httpx.Limits(
+        max_connections=len(bots) + 10, max_keepalive_connections=len(bots) + 10, keepalive_expiry=2.0
+    )
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         for i, bot in enumerate(bots):
             bot.base = bases[i % len(bases)]  # its socket and its requests, at one process

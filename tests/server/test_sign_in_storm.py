@@ -68,3 +68,14 @@ def test_a_storm_of_sign_ins_leaves_the_table_timers_on_time(
             hasher.gate.set()
         statuses = [answer.result().status_code for answer in answers]
     assert statuses == [200] * SIGN_INS
+
+
+def test_the_password_workers_yield_the_cores_to_the_tables() -> None:
+    import asyncio
+    import os
+
+    if not hasattr(os, "setpriority"):
+        pytest.skip("no per-thread scheduling priority on this system")
+    asyncio.run(auth.verify_off_loop(None, "a password no one has"))  # the pool's threads start as used
+    threads = list(auth._POOL._threads)
+    assert threads and all(os.getpriority(os.PRIO_PROCESS, t.native_id or 0) == auth.HASH_NICENESS for t in threads)
