@@ -10,7 +10,8 @@ Redis fans the events out: ``--redis``, a fresh channel prefix). The cashier dep
 
 Run (timed, ``--seconds`` after ``--warmup``):
 
-- each bot sits at one box of one table (at most 7 a table), its WebSocket on one of the processes
+- each bot bets on one box of one table (the first 7 of a table each take a box, the next 7 bet behind
+  them, Art. 13: at most 14 a table), its WebSocket on one of the processes
   (round robin, whichever runs its table); on ``betting_open`` it bets 10.00 (REST, to the same
   process, with an Idempotency-Key); on an ``await`` that names it it hits or stands at random (REST);
 - ``--watchers`` WebSockets (not signed in) watch the first bot table, spread over the processes, held
@@ -72,6 +73,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from crash import ServerProcess, free_port
 
 BOXES = 7
+PER_TABLE = 2 * BOXES
+"""Bots a table: one seated at each box, then one behind each (Art. 2.3, 13: the seated one decides)."""
 BOT_TABLE = ("blackjack", "live-online", 500, 50_000, 100)  # game, preset, min, max, chip (cents)
 PASSWORD = "demo"
 REDIS_KEY = secrets.token_hex(32)
@@ -178,9 +181,7 @@ async def add_rows(url: str, players: int, tables: int, betting: float, decision
             table_ids = own[:tables]
             bots: list[Bot] = []
             for i in range(players):
-                table, box = table_ids[i % len(table_ids)], i // len(table_ids) + 1
-                if box > BOXES:
-                    raise SystemExit(f"--players {players} over {tables} tables: more than {BOXES} a table")
+                table, box = table_ids[i % len(table_ids)], (i // len(table_ids)) % BOXES + 1
                 name = f"load-{i + 1}"
                 account = Account(
                     name=name, name_key=name_key(name), role="player", password_hash=password_hash, created_at=now
@@ -488,8 +489,8 @@ def main() -> None:
     parser.add_argument("--decision-seconds", type=float, default=10.0, help="decision timer (default 10)")
     parser.add_argument("--keep", action="store_true", help="keep the database and the server logs")
     args = parser.parse_args()
-    if not 1 <= args.tables <= 500 or not 1 <= args.players <= BOXES * args.tables:
-        parser.error(f"--players: 1 to {BOXES} per table; --tables: 1 to 500")
+    if not 1 <= args.tables <= 500 or not 1 <= args.players <= PER_TABLE * args.tables:
+        parser.error(f"--players: 1 to {PER_TABLE} per table; --tables: 1 to 500")
     if not 0 < args.seconds <= 600 or not 1 <= args.processes <= 16 or not 0 <= args.watchers <= 20_000:
         parser.error("--seconds: more than 0, at most 600; --processes: 1-16; --watchers: at most 20,000")
     if args.database != "sqlite" and not args.database.startswith("postgresql"):
