@@ -2,11 +2,12 @@
 
 Setup (not timed). A fresh database (a SQLite file in a temporary folder, or, given a PostgreSQL URL, a
 new database ``croupier_load_…`` made on that server and dropped afterwards) gets the demo (one start of
-the server), then, with the server stopped, more live-online blackjack tables (5-500, chip 1, like the
-demo's ``online-1``) and one player account per bot (``load-N``, its password ``demo``'s hash copied
-from ``ana`` and a sign-in token written as the server stores it, so that the setup computes no argon2
-hash). ``--processes`` servers are started on loopback on that database (with more than one, a local
-Redis fans the events out: ``--redis``, a fresh channel prefix). The cashier deposits 2,000.00 to each bot.
+the server), then, with the server stopped, ``--tables`` live-online blackjack tables for the bots (5-500,
+chip 1, like the demo's ``online-1``, with bets behind the boxes allowed) and one player account per bot
+(``load-N``, its password ``demo``'s hash copied from ``ana`` and a sign-in token written as the server
+stores it, so that the setup computes no argon2 hash). ``--processes`` servers are started on loopback on
+that database (with more than one, a local Redis fans the events out: ``--redis``, a fresh channel
+prefix). The cashier deposits 2,000.00 to each bot.
 
 Run (timed, ``--seconds`` after ``--warmup``):
 
@@ -155,15 +156,14 @@ async def add_rows(url: str, players: int, tables: int, betting: float, decision
     engine = make_engine(url)
     try:
         async with sessions(engine)() as session, session.begin():
-            query = select(GameTable.id).where(GameTable.game == "blackjack", GameTable.mode == "rng")
-            own = list((await session.scalars(query.order_by(GameTable.id))).all())
+            own: list[int] = []
             game, preset, low, high, chip = BOT_TABLE
-            for n in range(max(0, tables - len(own))):
+            for n in range(tables):
                 row = GameTable(
                     name=f"load-{n + 1}",
                     game=game,
                     preset=preset,
-                    overrides={},
+                    overrides={"bet_behind": "true"},
                     min_bet=low,
                     max_bet=high,
                     chip=chip,
