@@ -41,7 +41,8 @@ Figures (p50, p95, p99, max):
 
 The bots and watchers run on the same machine as the servers and share its cores; each process's CPU use
 during the timed run is printed. Bounded: at most ``--seconds`` of play, and the whole run stops after
-``--seconds`` + ``--warmup`` + 240 s (+ 1 s per 100 watchers) whatever happens (the servers with it).
+``--seconds`` + ``--warmup`` + 240 s (+ 1 s per 100 watchers, + 300 s with sign-ins, each of which may
+take 300 s) whatever happens (the servers with it).
 """
 
 from __future__ import annotations
@@ -315,7 +316,7 @@ def decide(bot: Bot, actions: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 async def storm(bases: list[str], names: list[str], figures: Figures) -> None:
     """``len(names)`` sign-ins sent evenly within one second, over the processes."""
-    async with httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=len(names) + 10)) as client:
+    async with httpx.AsyncClient(timeout=300, limits=httpx.Limits(max_connections=len(names) + 10)) as client:
 
         async def login(i: int, name: str) -> None:
             await asyncio.sleep(i / len(names))
@@ -495,7 +496,7 @@ def main() -> None:
         parser.error("--seconds: more than 0, at most 600; --processes: 1-16; --watchers: at most 20,000")
     if args.database != "sqlite" and not args.database.startswith("postgresql"):
         parser.error("--database: sqlite, or a postgresql://USER@HOST/DB URL")
-    bound = int(args.seconds + args.warmup + 240 + args.watchers / 100)
+    bound = int(args.seconds + args.warmup + 240 + args.watchers / 100 + (300 if args.logins else 0))
 
     def expired(_signal: int, _frame: Any) -> None:
         raise SystemExit(f"load: stopped after {bound} s, the bound of this run")  # the servers are stopped below
