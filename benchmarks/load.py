@@ -385,6 +385,7 @@ async def _watch(bases: list[str], table: int, count: int, start: int, seconds: 
     began = time.monotonic()
     while opened + len(errors) < count and time.monotonic() - began < 600:
         await asyncio.sleep(0.2)
+    out.send({"ready": opened})
     measuring.set()
     await asyncio.sleep(seconds)
     measuring.clear()
@@ -542,6 +543,9 @@ def run(args: argparse.Namespace, url: str, kind: str, directory: Path, servers:
     print(f"tables run by each process: {list(counts.values())} of {all_tables}")
     asyncio.run(fund(bases[0], bots))
     watchers = start_watchers(args, bases, bots[0].table)
+    for _child, receive in watchers:  # every watcher's socket is open (or failed) before the timed run
+        if receive.poll(600):
+            receive.recv()
     pids = [server.process.pid for server in servers if server.process is not None]
     figures, elapsed = asyncio.run(drive(bots, bases, args, pids))
     collect_watchers(watchers, figures)
