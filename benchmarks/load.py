@@ -241,9 +241,13 @@ def spread(servers: list[ServerProcess], tables: int, limit: float) -> dict[str,
 
 
 async def send(client: httpx.AsyncClient, bot: Bot, path: str, body: dict[str, Any]) -> httpx.Response:
-    """A money-moving request of ``bot``'s, to its own process, with a key of its own."""
+    """A money-moving request of ``bot``'s, to its own process, with a key of its own; a connection that
+    failed under it is an answer 599 (an error of the run), and the bot plays on."""
     headers = {"Authorization": f"Bearer {bot.token}", "Idempotency-Key": uuid.uuid4().hex}
-    return await client.post(bot.base + path, json=body, headers=headers)
+    try:
+        return await client.post(bot.base + path, json=body, headers=headers)
+    except httpx.TransportError as error:
+        return httpx.Response(599, text=f"{type(error).__name__}: {error}")
 
 
 def account(bot: Bot, figures: Figures, what: str, answer: httpx.Response) -> bool:
