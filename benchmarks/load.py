@@ -1,34 +1,48 @@
-"""Load: bots play blackjack over WebSockets and REST against a real ``croupier serve`` on loopback.
+"""Load: bots play blackjack, watchers watch, a storm of sign-ins: against real ``croupier serve`` processes.
 
-Setup (not timed). A fresh SQLite database gets the demo (one start of the server), then, with the server
-stopped, more live-online tables (rows in ``game_tables``, like the demo's ``online-1``: 5-500, chip 1)
-and one player account per bot (``load-N``, with a sign-in token written as the server stores it, so that
-the setup does not compute hundreds of argon2 hashes). The server is started again on that database; the
-cashier deposits 2,000.00 to each bot through the REST API.
+Setup (not timed). A fresh database (a SQLite file in a temporary folder, or, given a PostgreSQL URL, a
+new database ``croupier_load_…`` made on that server and dropped afterwards) gets the demo (one start of
+the server), then, with the server stopped, ``--tables`` live-online blackjack tables for the bots (5-500,
+chip 1, like the demo's ``online-1``, with bets behind the boxes allowed) and one player account per bot
+(``load-N``, its password ``demo``'s hash copied from ``ana`` and a sign-in token written as the server
+stores it, so that the setup computes no argon2 hash). ``--processes`` servers are started on loopback on
+that database (with more than one, a local Redis fans the events out: ``--redis``, a fresh channel
+prefix). The cashier deposits 2,000.00 to each bot.
 
-Run (timed, ``--seconds``). Each bot sits at one box of one table (at most 7 per table) and keeps a
-WebSocket open on it. On ``betting_open`` it bets 10.00 (REST, with an Idempotency-Key); on an
-``await`` event that names it (``kind`` ``decision``; a hit that leaves the hand to act brings another) it
-answers through REST: hit or stand at random. Insurance is left to the timer (declined).
+Run (timed, ``--seconds`` after ``--warmup``):
 
-Figures:
+- each bot bets on one box of one table (the first 7 of a table each take a box, the next 7 bet behind
+  them, Art. 13: at most 14 a table), its WebSocket on one of the processes
+  (round robin, whichever runs its table); on ``betting_open`` it bets 10.00 (REST, to the same
+  process, with an Idempotency-Key); on an ``await`` that names it it hits or stands at random (REST);
+- ``--watchers`` WebSockets (not signed in) watch the first bot table, spread over the processes, held
+  by ``--watcher-processes`` child processes of their own;
+- ``--logins`` sign-ins (``load-N``, password ``demo``, argon2 on the server) are sent evenly within one
+  second, half-way through the timed run.
 
-- rounds per second: ``round_over`` events of the bots' tables during the timed run, over its length;
-- decision latency: from the moment a bot's WebSocket delivers the event that asks it to decide to the
-  moment the REST answer to its decision (200) arrives: the service's turnaround for one decision, the
-  bot's own thinking excluded (it decides in microseconds); p50, p99 and max;
-- event delivery: from the ``at`` time the table stamped on that event to its arrival at the
-  bot (one clock: the same machine); p50 and p99.
+Figures (p50, p95, p99, max):
 
-    python benchmarks/load.py                                  # 200 players over 30 tables, 30 s
-    python benchmarks/load.py --players 60 --tables 10 --seconds 20
-    python benchmarks/load.py --betting-seconds 0.5 --decision-seconds 2   # rounds as fast as bets allow
+- bet and decision answers: from the arrival of the event that asks for it to the REST answer (200);
+- event delivery: from the ``at`` stamp the table put on the event (made after the commit of the money
+  it reports) to its arrival, at the bots, and at the watchers (with how many of the table's events
+  reached every watcher);
+- timer lateness: each betting window's ``no_more_bets`` stamp less the ``closes_at`` its
+  ``betting_open`` announced, over all windows, and over those that closed from the first sign-in of the
+  storm to one second after its last answer;
+- rounds settled and voided at the bots' tables, sign-ins answered, and the errors: 5xx answers, sockets
+  that ended, a round of the bots voided, a refused sign-in. The run exits 1 when there is an error.
 
-The bots run in this process, the server in another, on the same machine: they share its cores. The
-server process's CPU use during the timed run is printed too.
+    python benchmarks/load.py                                     # SQLite, 200 players over 30 tables, 30 s
+    python benchmarks/load.py --database postgresql://postgres@127.0.0.1/postgres --processes 2 \\
+        --players 1000 --tables 100
+    python benchmarks/load.py --database postgresql://postgres@127.0.0.1/postgres --processes 2 \\
+        --players 7 --tables 1 --watchers 10000
+    python benchmarks/load.py --players 60 --tables 10 --logins 200
 
-Bounded: at most 7 bots a table, at most ``--seconds`` of play, and the whole run stops after
-``--seconds`` and ``--warmup`` plus 180 s whatever happens (the server stopped with it).
+The bots and watchers run on the same machine as the servers and share its cores; each process's CPU use
+during the timed run is printed. Bounded: at most ``--seconds`` of play, and the whole run stops after
+``--seconds`` + ``--warmup`` + 240 s (+ 1 s per 100 watchers, + 300 s with sign-ins, each of which may
+take 300 s) whatever happens (the servers with it).
 """
 
 from __future__ import annotations
@@ -38,12 +52,12 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import math
+import multiprocessing
 import os
 import random
 import secrets
 import signal
-import sqlite3
-import statistics
 import sys
 import tempfile
 import time
@@ -57,13 +71,15 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
-from croupier.server.names import name_key
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from crash import ServerProcess, free_port
 
 BOXES = 7
+PER_TABLE = 2 * BOXES
+"""Bots a table: one seated at each box, then one behind each (Art. 2.3, 13: the seated one decides)."""
 BOT_TABLE = ("blackjack", "live-online", 500, 50_000, 100)  # game, preset, min, max, chip (cents)
+PASSWORD = "demo"
+REDIS_KEY = secrets.token_hex(32)
 
 
 @dataclass
@@ -73,6 +89,7 @@ class Bot:
     table: int
     box: int
     rng: random.Random
+    base: str = ""
     bets: int = 0
     decisions: int = 0
     refused: int = 0
@@ -80,75 +97,182 @@ class Bot:
 
 @dataclass
 class Figures:
+    bet_ms: list[float] = field(default_factory=list)
     decision_ms: list[float] = field(default_factory=list)
     delivery_ms: list[float] = field(default_factory=list)
-    rounds: set[tuple[int, int]] = field(default_factory=set)
+    settled: set[tuple[int, int]] = field(default_factory=set)
+    voided: set[tuple[int, int]] = field(default_factory=set)
+    closes: dict[int, datetime] = field(default_factory=dict)  # table -> its betting window's closes_at
+    late_ms: dict[tuple[int, str], tuple[datetime, float]] = field(default_factory=dict)
+    login_ms: list[float] = field(default_factory=list)
+    storm: tuple[datetime, datetime] | None = None
     errors: list[str] = field(default_factory=list)
     refusals: Counter[str] = field(default_factory=Counter)
     measuring: bool = False
-    server_cpu: float = 0.0  # the server process's CPU seconds per second of the timed run
+    cpu: list[float] = field(default_factory=list)  # each server process's CPU seconds per second
 
 
-def prepare(database: Path, players: int, tables: int, betting: float, decision: float, log: Path) -> list[Bot]:
-    """The demo, then the extra tables and the bots' accounts, written with the server stopped."""
-    server = ServerProcess(database, free_port(), log, betting, decision)
+# --------------------------------------------------------------------------------------------------
+# setup
+
+
+def make_database(url: str) -> tuple[str, str | None]:
+    """A fresh PostgreSQL database on the server of ``url``: its URL and name."""
+    import asyncpg
+
+    name = f"croupier_load_{uuid.uuid4().hex[:10]}"
+
+    async def create() -> None:
+        connection = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
+        try:
+            await connection.execute(f'CREATE DATABASE "{name}"')
+        finally:
+            await connection.close()
+
+    asyncio.run(create())
+    return url.rsplit("/", 1)[0] + f"/{name}", name
+
+
+def drop_database(url: str, name: str) -> None:
+    import asyncpg
+
+    async def drop() -> None:
+        connection = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
+        try:
+            await connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await connection.close()
+
+    asyncio.run(drop())
+
+
+async def add_rows(url: str, players: int, tables: int, betting: float, decision: float) -> list[Bot]:
+    """The bots' tables and accounts, written with every server stopped."""
+    from sqlalchemy import select, update
+
+    from croupier.server.db import make_engine, sessions
+    from croupier.server.models import Account, GameTable, Token, Wallet
+    from croupier.server.names import name_key
+
+    engine = make_engine(url)
     try:
-        server.start()
+        async with sessions(engine)() as session, session.begin():
+            own: list[int] = []
+            game, preset, low, high, chip = BOT_TABLE
+            for n in range(tables):
+                row = GameTable(
+                    name=f"load-{n + 1}",
+                    game=game,
+                    preset=preset,
+                    overrides={"bet_behind": "true"},
+                    min_bet=low,
+                    max_bet=high,
+                    chip=chip,
+                    betting_seconds=betting,
+                    decision_seconds=decision,
+                    mode="rng",
+                )
+                session.add(row)
+                await session.flush()
+                own.append(row.id)
+            await session.execute(update(GameTable).values(betting_seconds=betting, decision_seconds=decision))
+            password_hash = await session.scalar(select(Account.password_hash).where(Account.name == "ana"))
+            assert password_hash is not None
+            now = datetime.now(UTC)
+            table_ids = own[:tables]
+            bots: list[Bot] = []
+            for i in range(players):
+                table, box = table_ids[i % len(table_ids)], (i // len(table_ids)) % BOXES + 1
+                name = f"load-{i + 1}"
+                account = Account(
+                    name=name, name_key=name_key(name), role="player", password_hash=password_hash, created_at=now
+                )
+                session.add(account)
+                await session.flush()
+                session.add(Wallet(kind="player", account_id=account.id, balance=0))
+                token = secrets.token_urlsafe(32)
+                digest = hashlib.sha256(token.encode()).hexdigest()
+                session.add(Token(digest=digest, account_id=account.id, expires_at=now + timedelta(hours=12)))
+                bots.append(Bot(name, token, table, box, random.Random(i)))
     finally:
-        server.stop()  # gracefully: it hands its table leases back
-    bots: list[Bot] = []
-    with contextlib.closing(sqlite3.connect(database, timeout=30)) as db:
-        own = [row[0] for row in db.execute("SELECT id FROM game_tables WHERE game = 'blackjack' AND mode = 'rng'")]
-        for n in range(max(0, tables - len(own))):
-            cursor = db.execute(
-                "INSERT INTO game_tables (name, game, preset, overrides, min_bet, max_bet, chip, betting_seconds, "
-                "decision_seconds, mode) VALUES (?, ?, ?, '{}', ?, ?, ?, ?, ?, 'rng')",
-                (f"load-{n + 1}", *BOT_TABLE, betting, decision),
-            )
-            own.append(int(cursor.lastrowid or 0))
-        db.execute("UPDATE game_tables SET betting_seconds = ?, decision_seconds = ?", (betting, decision))
-        (password_hash,) = db.execute("SELECT password_hash FROM accounts WHERE name = 'ana'").fetchone()
-        now = datetime.now(UTC).replace(tzinfo=None)  # stored as SQLAlchemy stores it on SQLite: naive UTC text
-        table_ids = own[:tables]
-        for i in range(players):
-            table, box = table_ids[i % len(table_ids)], i // len(table_ids) + 1
-            if box > BOXES:
-                raise SystemExit(f"--players {players} over {tables} tables: more than {BOXES} a table")
-            name = f"load-{i + 1}"
-            cursor = db.execute(
-                "INSERT INTO accounts (name, name_key, role, password_hash, created_at) VALUES (?, ?, 'player', ?, ?)",
-                (name, name_key(name), password_hash, now.isoformat(" ")),
-            )
-            account = int(cursor.lastrowid or 0)
-            db.execute("INSERT INTO wallets (kind, account_id, balance) VALUES ('player', ?, 0)", (account,))
-            token = secrets.token_urlsafe(32)
-            db.execute(
-                "INSERT INTO tokens (digest, account_id, expires_at) VALUES (?, ?, ?)",
-                (hashlib.sha256(token.encode()).hexdigest(), account, (now + timedelta(hours=12)).isoformat(" ")),
-            )
-            bots.append(Bot(name, token, table, box, random.Random(i)))
-        db.commit()
+        await engine.dispose()
     return bots
 
 
 async def fund(base: str, bots: list[Bot]) -> None:
-    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
-        answer = await client.post("/api/login", json={"name": "cole", "password": "demo"})
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+        answer = await client.post("/api/login", json={"name": "cole", "password": PASSWORD})
         cole = {"Authorization": f"Bearer {answer.json()['token']}"}
-        for bot in bots:
-            answer = await client.post(
-                "/api/cashier/deposits",
-                json={"account": bot.name, "amount": "2000"},
-                headers={**cole, "Idempotency-Key": f"load-{bot.name}"},
-            )
+        gate = asyncio.Semaphore(16)
+
+        async def deposit(bot: Bot) -> None:
+            async with gate:
+                answer = await client.post(
+                    "/api/cashier/deposits",
+                    json={"account": bot.name, "amount": "2000"},
+                    headers={**cole, "Idempotency-Key": f"load-{bot.name}"},
+                )
             if answer.status_code != 200:
                 raise SystemExit(f"deposit for {bot.name}: {answer.status_code} {answer.text}")
 
+        await asyncio.gather(*(deposit(bot) for bot in bots))
 
-async def play(bot: Bot, base: str, client: httpx.AsyncClient, figures: Figures, stop: asyncio.Event) -> None:
-    headers = {"Authorization": f"Bearer {bot.token}"}
-    url = base.replace("http://", "ws://") + f"/ws/tables/{bot.table}?token={bot.token}"
-    async with connect(url, max_queue=None, ping_interval=None) as socket:
+
+def spread(servers: list[ServerProcess], tables: int, limit: float) -> dict[str, int]:
+    """Wait until each process runs at most its share of the tables and every table runs somewhere; the
+    tables each process runs."""
+    share = math.ceil(tables / len(servers))
+    deadline = time.monotonic() + limit
+    counts: dict[str, int] = {}
+    while time.monotonic() < deadline:
+        counts = {}
+        for server in servers:
+            with contextlib.suppress(httpx.HTTPError):
+                lobby = httpx.get(server.base + "/api/tables", timeout=10).json()
+                counts[server.base] = sum(t["phase"] not in ("elsewhere", "starting", "closed") for t in lobby)
+        if len(counts) == len(servers) and sum(counts.values()) >= tables and max(counts.values()) <= share:
+            return counts
+        time.sleep(0.5)
+    return counts
+
+
+# --------------------------------------------------------------------------------------------------
+# the bots
+
+
+async def send(client: httpx.AsyncClient, bot: Bot, path: str, body: dict[str, Any]) -> httpx.Response:
+    """A money-moving request of ``bot``'s, to its own process, with a key of its own; a connection that
+    failed under it is an answer 599 (an error of the run), and the bot plays on."""
+    headers = {"Authorization": f"Bearer {bot.token}", "Idempotency-Key": uuid.uuid4().hex}
+    try:
+        return await client.post(bot.base + path, json=body, headers=headers)
+    except httpx.TransportError as error:
+        return httpx.Response(599, text=f"{type(error).__name__}: {error}")
+
+
+def account(bot: Bot, figures: Figures, what: str, answer: httpx.Response) -> bool:
+    if answer.status_code >= 500:
+        figures.errors.append(f"{what}: {answer.status_code} {answer.text[:200]}")
+    elif answer.status_code != 200:
+        bot.refused += 1
+        figures.refusals[answer.json().get("error", "")[:70]] += 1
+    return answer.status_code == 200
+
+
+def timers(message: dict[str, Any], figures: Figures) -> None:
+    """A betting window's lateness: its ``no_more_bets`` stamp less the ``closes_at`` it was opened with."""
+    event, table = message["event"], message["table"]
+    if event["type"] == "betting_open":
+        figures.closes[table] = datetime.fromisoformat(event["closes_at"])
+    elif event["type"] == "no_more_bets" and table in figures.closes and figures.measuring:
+        closes = figures.closes.pop(table)
+        late = (datetime.fromisoformat(message["at"]) - closes).total_seconds() * 1000
+        figures.late_ms[(table, closes.isoformat())] = (closes, late)
+
+
+async def play(bot: Bot, client: httpx.AsyncClient, figures: Figures, stop: asyncio.Event) -> None:
+    url = bot.base.replace("http://", "ws://") + f"/ws/tables/{bot.table}?token={bot.token}"
+    async with connect(url, max_queue=None, ping_interval=None, open_timeout=60) as socket:
         while not stop.is_set():
             try:
                 raw = await asyncio.wait_for(socket.recv(), 1.0)
@@ -160,43 +284,30 @@ async def play(bot: Bot, base: str, client: httpx.AsyncClient, figures: Figures,
                 continue
             event = message["event"]
             kind = event.get("type")
+            if "at" in message and figures.measuring:
+                lag = (datetime.now(UTC) - datetime.fromisoformat(message["at"])).total_seconds()
+                figures.delivery_ms.append(max(lag, 0.0) * 1000)
+            if kind in ("betting_open", "no_more_bets"):
+                timers(message, figures)
             if kind == "round_over" and figures.measuring:
-                figures.rounds.add((message["table"], event["round"]))
+                (figures.voided if event.get("voided") else figures.settled).add((message["table"], event["round"]))
             elif kind == "betting_open":
                 bot.bets += 1
-                answer = await client.post(
-                    f"/api/tables/{bot.table}/bets",
-                    json={"spot": str(bot.box), "amount": "10"},
-                    headers={**headers, "Idempotency-Key": uuid.uuid4().hex},
+                answer = await send(
+                    client, bot, f"/api/tables/{bot.table}/bets", {"spot": str(bot.box), "amount": "10"}
                 )
-                if answer.status_code >= 500:
-                    figures.errors.append(f"bet: {answer.status_code} {answer.text}")
-                elif answer.status_code != 200:
-                    bot.refused += 1
-                    figures.refusals[answer.json().get("error", "")[:60]] += 1
+                if account(bot, figures, "bet", answer) and figures.measuring:
+                    figures.bet_ms.append((time.monotonic() - arrived) * 1000)
             elif kind == "await" and event.get("kind") == "decision" and event.get("player") == bot.name:
-                sent_at = datetime.fromisoformat(message["at"])
-                actions = message.get("your_actions") or []
-                choice = decide(bot, actions)
+                choice = decide(bot, message.get("your_actions") or [])
                 if choice is None:
+                    figures.errors.append(f"{bot.name}: asked to decide with no actions (your_actions missing)")
                     continue
-                answer = await client.post(
-                    f"/api/tables/{bot.table}/actions",
-                    json=choice,
-                    headers={**headers, "Idempotency-Key": uuid.uuid4().hex},
-                )
-                done = time.monotonic()
-                if answer.status_code == 200:
+                answer = await send(client, bot, f"/api/tables/{bot.table}/actions", choice)
+                if account(bot, figures, "action", answer):
                     bot.decisions += 1
                     if figures.measuring:
-                        figures.decision_ms.append((done - arrived) * 1000)
-                        lag = (datetime.now(UTC) - sent_at).total_seconds() - (done - arrived)
-                        figures.delivery_ms.append(max(lag, 0.0) * 1000)
-                elif answer.status_code >= 500:
-                    figures.errors.append(f"action: {answer.status_code} {answer.text}")
-                else:
-                    bot.refused += 1
-                    figures.refusals[answer.json().get("error", "")[:60]] += 1
+                        figures.decision_ms.append((time.monotonic() - arrived) * 1000)
 
 
 def decide(bot: Bot, actions: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -207,11 +318,88 @@ def decide(bot: Bot, actions: list[dict[str, Any]]) -> dict[str, Any] | None:
     return {k: v for k, v in choice.items() if k in ("type", "box", "hand")}
 
 
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+async def storm(bases: list[str], names: list[str], figures: Figures) -> None:
+    """``len(names)`` sign-ins sent evenly within one second, over the processes."""
+    async with httpx.AsyncClient(timeout=300, limits=httpx.Limits(max_connections=len(names) + 10)) as client:
+
+        async def login(i: int, name: str) -> None:
+            await asyncio.sleep(i / len(names))
+            began = time.monotonic()
+            try:
+                answer = await client.post(
+                    bases[i % len(bases)] + "/api/login", json={"name": name, "password": PASSWORD}
+                )
+            except httpx.HTTPError as error:
+                figures.errors.append(f"sign-in: {type(error).__name__}")
+                return
+            if answer.status_code != 200:
+                figures.errors.append(f"sign-in: {answer.status_code} {answer.text[:200]}")
+                return
+            figures.login_ms.append((time.monotonic() - began) * 1000)
+
+        began = datetime.now(UTC)
+        await asyncio.gather(*(login(i, name) for i, name in enumerate(names)))
+        figures.storm = (began, datetime.now(UTC))
+
+
+# --------------------------------------------------------------------------------------------------
+# the watchers (child processes)
+
+
+def watch(bases: list[str], table: int, count: int, start: int, seconds: float, out: Any) -> None:
+    """``count`` sockets on ``table`` for ``seconds`` after the last one opened; sends back their figures."""
+    asyncio.run(_watch(bases, table, count, start, seconds, out))
+
+
+async def _watch(bases: list[str], table: int, count: int, start: int, seconds: float, out: Any) -> None:
+    lags: list[float] = []
+    reached: Counter[tuple[int, str]] = Counter()
+    errors: list[str] = []
+    opened = 0
+    measuring = asyncio.Event()
+    gate = asyncio.Semaphore(100)
+    stop = asyncio.Event()
+
+    async def one(i: int) -> None:
+        nonlocal opened
+        base = bases[(start + i) % len(bases)].replace("http://", "ws://")
+        try:
+            async with gate:
+                socket = await connect(
+                    f"{base}/ws/tables/{table}", max_queue=None, ping_interval=None, open_timeout=120
+                )
+            async with socket:
+                opened += 1
+                while not stop.is_set():
+                    try:
+                        raw = await asyncio.wait_for(socket.recv(), 1.0)
+                    except TimeoutError:
+                        continue
+                    if not measuring.is_set():
+                        continue
+                    message = json.loads(raw)
+                    if message.get("type") == "event" and "at" in message:
+                        at = message["at"]
+                        lags.append(max((datetime.now(UTC) - datetime.fromisoformat(at)).total_seconds(), 0.0) * 1000)
+                        reached[(message.get("seq", 0), at)] += 1
+        except Exception as error:  # a socket that ended is an error of the run
+            errors.append(f"watcher: {type(error).__name__}: {error}"[:200])
+
+    tasks = [asyncio.create_task(one(i)) for i in range(count)]
+    began = time.monotonic()
+    while opened + len(errors) < count and time.monotonic() - began < 600:
+        await asyncio.sleep(0.2)
+    out.send({"ready": opened})
+    measuring.set()
+    await asyncio.sleep(seconds)
+    measuring.clear()
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    out.send({"lags": lags, "reached": [[*key, n] for key, n in reached.items()], "opened": opened, "errors": errors})
+
+
+# --------------------------------------------------------------------------------------------------
+# the run
 
 
 def cpu_seconds(pid: int) -> float:
@@ -223,19 +411,28 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def drive(bots: list[Bot], base: str, seconds: float, warmup: float, pid: int) -> tuple[Figures, float]:
+async def drive(bots: list[Bot], bases: list[str], args: argparse.Namespace, pids: list[int]) -> tuple[Figures, float]:
     figures = Figures()
     stop = asyncio.Event()
-    limits = httpx.Limits(max_connections=len(bots) + 10, max_keepalive_connections=len(bots) + 10)
-    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as client:
-        tasks = [asyncio.create_task(play(bot, base, client, figures, stop)) for bot in bots]
-        await asyncio.sleep(warmup)
+    # a kept-alive connection is given up before the server's own 5 s timeout closes it under a request
+    limits = httpx.Limits(
+        max_connections=len(bots) + 10, max_keepalive_connections=len(bots) + 10, keepalive_expiry=2.0
+    )
+    async with httpx.AsyncClient(timeout=60, limits=limits) as client:
+        for i, bot in enumerate(bots):
+            bot.base = bases[i % len(bases)]  # its socket and its requests, at one process
+        tasks = [asyncio.create_task(play(bot, client, figures, stop)) for bot in bots]
+        await asyncio.sleep(args.warmup)
         figures.measuring = True
-        began, cpu = time.monotonic(), cpu_seconds(pid)
-        await asyncio.sleep(seconds)
+        began, cpu = time.monotonic(), [cpu_seconds(pid) for pid in pids]
+        if args.logins:
+            await asyncio.sleep(args.seconds / 2)
+            names = [bots[i % len(bots)].name for i in range(args.logins)]
+            await storm(bases, names, figures)
+        await asyncio.sleep(max(0.0, args.seconds - (time.monotonic() - began)))
         figures.measuring = False
         elapsed = time.monotonic() - began
-        figures.server_cpu = (cpu_seconds(pid) - cpu) / elapsed
+        figures.cpu = [(cpu_seconds(pid) - c) / elapsed for pid, c in zip(pids, cpu, strict=True)]
         stop.set()
         results = await asyncio.gather(*tasks, return_exceptions=True)
     for result in results:
@@ -244,76 +441,165 @@ async def drive(bots: list[Bot], base: str, seconds: float, warmup: float, pid: 
     return figures, elapsed
 
 
+def spread_text(values: list[float]) -> str:
+    if not values:
+        return "none measured"
+    ordered = sorted(values)
+
+    def at(q: float) -> float:
+        return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
+
+    return f"p50 {at(0.5):.1f}, p95 {at(0.95):.1f}, p99 {at(0.99):.1f}, max {ordered[-1]:.1f} ms ({len(ordered)})"
+
+
+def report(args: argparse.Namespace, figures: Figures, elapsed: float, bots: list[Bot], kind: str) -> None:
+    tables = len({bot.table for bot in bots})
+    print(
+        f"{len(bots)} bots over {tables} tables, {args.watchers} watchers, {args.logins} sign-ins; "
+        f"{elapsed:.1f} s timed after {args.warmup:.0f} s of warm-up (betting window {args.betting_seconds} s, "
+        f"decision timer {args.decision_seconds} s); {args.processes} process(es), {kind}, loopback"
+    )
+    print(f"bet answers:        {spread_text(figures.bet_ms)}")
+    print(f"decision answers:   {spread_text(figures.decision_ms)}")
+    print(f"event delivery:     {spread_text(figures.delivery_ms)}  (bots: from the event's 'at' to its arrival)")
+    late = [late for _closes, late in figures.late_ms.values()]
+    print(f"timer lateness:     {spread_text(late)}  (every betting window of the timed run)")
+    if figures.storm is not None:
+        began, ended = figures.storm
+        during = [late for closes, late in figures.late_ms.values() if began <= closes <= ended + timedelta(seconds=1)]
+        print(f"  during the storm: {spread_text(during)}  ({(ended - began).total_seconds():.2f} s of sign-ins)")
+        print(f"sign-in answers:    {spread_text(figures.login_ms)}")
+    print(
+        f"rounds settled: {len(figures.settled)} ({len(figures.settled) / elapsed:.2f}/s), voided: "
+        f"{len(figures.voided)}; bets {sum(b.bets for b in bots)}, decisions {sum(b.decisions for b in bots)}, "
+        f"refused (4xx) {sum(b.refused for b in bots)}"
+    )
+    print("server CPU (s per s): " + ", ".join(f"{c:.2f}" for c in figures.cpu))
+    for reason, count in figures.refusals.most_common(3):
+        print(f"  refused {count} times: {reason}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database", default="sqlite", help="sqlite (a temporary file) or a postgresql:// URL")
+    parser.add_argument("--processes", type=int, default=1, help="croupier serve processes (default 1)")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/0", help="with --processes > 1")
     parser.add_argument("--players", type=int, default=200, help="bots (default 200)")
     parser.add_argument("--tables", type=int, default=30, help="blackjack tables they sit at (default 30)")
+    parser.add_argument("--watchers", type=int, default=0, help="sockets watching the first bot table")
+    parser.add_argument("--watcher-processes", type=int, default=0, help="child processes for them (0: 1 a 2,500)")
+    parser.add_argument("--logins", type=int, default=0, help="sign-ins sent within 1 s half-way through")
     parser.add_argument("--seconds", type=float, default=30.0, help="timed play (default 30)")
     parser.add_argument("--warmup", type=float, default=5.0, help="untimed play first (default 5)")
     parser.add_argument("--betting-seconds", type=float, default=5.0, help="betting window (default 5)")
     parser.add_argument("--decision-seconds", type=float, default=10.0, help="decision timer (default 10)")
-    parser.add_argument("--keep", action="store_true", help="keep the database and the server log")
+    parser.add_argument("--keep", action="store_true", help="keep the database and the server logs")
     args = parser.parse_args()
-    if not 1 <= args.tables <= 500 or not 1 <= args.players <= BOXES * args.tables:
-        parser.error(f"--players: 1 to {BOXES} per table; --tables: 1 to 500")
-    if not 0 < args.seconds <= 600:
-        parser.error("--seconds: more than 0, at most 600")
-    bound = int(args.seconds + args.warmup + 180)
+    if not 1 <= args.tables <= 500 or not 1 <= args.players <= PER_TABLE * args.tables:
+        parser.error(f"--players: 1 to {PER_TABLE} per table; --tables: 1 to 500")
+    if not 0 < args.seconds <= 600 or not 1 <= args.processes <= 16 or not 0 <= args.watchers <= 20_000:
+        parser.error("--seconds: more than 0, at most 600; --processes: 1-16; --watchers: at most 20,000")
+    if args.database != "sqlite" and not args.database.startswith("postgresql"):
+        parser.error("--database: sqlite, or a postgresql://USER@HOST/DB URL")
+    bound = int(args.seconds + args.warmup + 240 + args.watchers / 100 + (300 if args.logins else 0))
 
     def expired(_signal: int, _frame: Any) -> None:
-        raise SystemExit(f"load: stopped after {bound} s, the bound of this run")  # the server is stopped below
+        raise SystemExit(f"load: stopped after {bound} s, the bound of this run")  # the servers are stopped below
 
     signal.signal(signal.SIGALRM, expired)
     signal.alarm(bound)  # the bound, whatever happens
-
     directory = Path(tempfile.mkdtemp(prefix="croupier-load-"))
-    database, log = directory / "croupier.db", directory / "server.log"
-    bots = prepare(database, args.players, args.tables, args.betting_seconds, args.decision_seconds, log)
-    server = ServerProcess(database, free_port(), log, args.betting_seconds, args.decision_seconds)
+    sqlite = args.database == "sqlite"
+    url, made = (f"sqlite:///{directory / 'croupier.db'}", None) if sqlite else make_database(args.database)
+    servers: list[ServerProcess] = []
     try:
-        server.start()
-        asyncio.run(fund(server.base, bots))
-        assert server.process is not None
-        figures, elapsed = asyncio.run(drive(bots, server.base, args.seconds, args.warmup, server.process.pid))
+        run(args, url, "SQLite" if sqlite else "PostgreSQL", directory, servers)
     finally:
-        server.stop()
-    tables = len({bot.table for bot in bots})
-    print(
-        f"{args.players} bots over {tables} tables, {elapsed:.1f} s timed after {args.warmup:.0f} s of warm-up "
-        f"(betting window {args.betting_seconds} s, decision timer {args.decision_seconds} s), one server process, "
-        "SQLite, loopback"
-    )
-    print(f"rounds per second:  {len(figures.rounds) / elapsed:.2f}  ({len(figures.rounds)} rounds)")
-    d = figures.decision_ms
-    print(
-        f"decision latency:   p50 {percentile(d, 0.5):.1f} ms, p99 {percentile(d, 0.99):.1f} ms, "
-        f"max {max(d, default=float('nan')):.1f} ms, mean {statistics.fmean(d) if d else float('nan'):.1f} ms "
-        f"({len(d)} decisions; from the arrival of the event asking for it to the REST answer)"
-    )
-    e = figures.delivery_ms
-    print(
-        f"event delivery:     p50 {percentile(e, 0.5):.1f} ms, p99 {percentile(e, 0.99):.1f} ms "
-        "(from the event's 'at' stamp to its arrival over the WebSocket)"
-    )
-    print(
-        f"bets placed: {sum(b.bets for b in bots)}, decisions: {sum(b.decisions for b in bots)}, "
-        f"refused (4xx): {sum(b.refused for b in bots)}, faults: {len(figures.errors)}"
-    )
-    print(f"server process CPU: {figures.server_cpu:.2f} s per second (1.00 = one core busy)")
-    for reason, count in figures.refusals.most_common(3):
-        print(f"  refused {count} times: {reason}")
-    for error in figures.errors[:5]:
-        print(f"  fault: {error}")
-    if args.keep:
-        print(f"database and server log kept in {directory}")
-    else:
-        for name in ("croupier.db", "croupier.db-wal", "croupier.db-shm", "server.log"):
-            with contextlib.suppress(FileNotFoundError):
-                (directory / name).unlink()
-        with contextlib.suppress(OSError):
-            directory.rmdir()
+        for server in servers:
+            server.stop()
+        if made is not None and not args.keep:
+            drop_database(args.database, made)
+        if args.keep:
+            print(f"database {url} and server logs kept in {directory}")
+
+
+def run(args: argparse.Namespace, url: str, kind: str, directory: Path, servers: list[ServerProcess]) -> None:
+    seconds = (float(args.betting_seconds), float(args.decision_seconds))
+    first = ServerProcess(directory / "croupier.db", free_port(), directory / "setup.log", *seconds, url=url)
+    servers.append(first)
+    first.start()
+    first.stop()  # gracefully: it hands its table leases back
+    servers.clear()
+    bots = asyncio.run(add_rows(url, args.players, args.tables, args.betting_seconds, args.decision_seconds))
+    extra: tuple[str, ...] = ()
+    if args.processes > 1:
+        os.environ["CROUPIER_REDIS_KEY"] = REDIS_KEY
+        extra = ("--redis", args.redis, "--redis-prefix", f"load-{uuid.uuid4().hex[:8]}")
+    for n in range(args.processes):
+        log = directory / f"server-{n + 1}.log"
+        server = ServerProcess(directory / "croupier.db", free_port(), log, *seconds, extra=extra, url=url)
+        servers.append(server)
+        server.start(timeout=180, every_table=n == 0)
+    bases = [server.base for server in servers]
+    with httpx.Client() as probe:
+        all_tables = len(probe.get(bases[0] + "/api/tables", timeout=30).json())
+    counts = spread(servers, all_tables, 60 + 3 * args.betting_seconds)
+    print(f"tables run by each process: {list(counts.values())} of {all_tables}")
+    asyncio.run(fund(bases[0], bots))
+    watchers = start_watchers(args, bases, bots[0].table)
+    for _child, receive in watchers:  # every watcher's socket is open (or failed) before the timed run
+        if receive.poll(600):
+            receive.recv()
+    pids = [server.process.pid for server in servers if server.process is not None]
+    figures, elapsed = asyncio.run(drive(bots, bases, args, pids))
+    collect_watchers(watchers, figures)
+    report(args, figures, elapsed, bots, kind)
+    for error in figures.errors[:8]:
+        print(f"  error: {error}")
+    print(f"errors: {len(figures.errors)}")
     if figures.errors:
-        sys.exit(1)
+        raise SystemExit(1)
+
+
+def start_watchers(args: argparse.Namespace, bases: list[str], table: int) -> list[tuple[Any, Any]]:
+    if not args.watchers:
+        return []
+    count = args.watcher_processes or max(1, math.ceil(args.watchers / 2500))
+    context = multiprocessing.get_context("spawn")
+    started = []
+    per, start = -(-args.watchers // count), 0
+    for _ in range(count):
+        n = min(per, args.watchers - start)
+        receive, send = context.Pipe(duplex=False)
+        child = context.Process(target=watch, args=(bases, table, n, start, args.warmup + args.seconds, send))
+        child.start()
+        started.append((child, receive))
+        start += n
+    return started
+
+
+def collect_watchers(watchers: list[tuple[Any, Any]], figures: Figures) -> None:
+    if not watchers:
+        return
+    lags: list[float] = []
+    opened, reached, errors = 0, Counter[tuple[int, str]](), []
+    for child, receive in watchers:
+        if receive.poll(120):
+            result = receive.recv()
+            lags += result["lags"]
+            opened += result["opened"]
+            errors += result["errors"]
+            for seq, at, n in result["reached"]:
+                reached[(seq, at)] += n
+        else:
+            errors.append("a watchers' process sent no figures")
+        child.join(10)
+    figures.errors += errors
+    print(f"watchers: {opened} sockets open; event delivery {spread_text(lags)}")
+    everyone = sum(n == opened for n in reached.values())
+    print(f"  {len(reached)} events of the table while measuring; {everyone} reached every watcher")
+    if opened and everyone < len(reached):
+        print(f"  watchers reached by the others: {sorted(Counter(reached.values()).items())[:10]}")
 
 
 if __name__ == "__main__":

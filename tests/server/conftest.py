@@ -81,7 +81,7 @@ class Server:
 
     def quiet(self) -> None:
         async def wait() -> None:
-            for actor in self.service.actors.values():
+            for actor in list(self.service.actors.values()):  # a table handed off leaves the dict meanwhile
                 await asyncio.wait_for(actor.idle.wait(), 20)
 
         self.client.portal.call(wait)

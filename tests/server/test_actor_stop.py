@@ -24,7 +24,9 @@ async def cancelled_after(steps: int) -> bool:
     """Run the actor's wait for a command with a timer, let the timer run out, cancel the task ``steps``
     event-loop turns later; True when the task then ends."""
     clock = ManualClock()
-    actor = SimpleNamespace(queue=asyncio.Queue(), idle=asyncio.Event(), clock=clock)
+    actor = SimpleNamespace(
+        queue=asyncio.Queue(), idle=asyncio.Event(), clock=clock, timers_fired=0, timer_late_max=0.0
+    )
 
     async def serve() -> None:
         while True:

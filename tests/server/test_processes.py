@@ -133,3 +133,83 @@ def test_a_dead_process_loses_its_tables(shared: tuple[str, str]) -> None:
         second_client.__exit__(None, None, None)
         first.service.settings.run_tables = False
         first_client.__exit__(None, None, None)
+
+
+def _owner_and_other(a: Server, b: Server, table: int) -> tuple[Server, Server]:
+    if table in a.service.actors:
+        return a, b
+    assert table in b.service.actors, f"no process runs table {table}"
+    return b, a
+
+
+def test_a_player_whose_socket_is_on_another_process_gets_their_actions(shared: tuple[str, str]) -> None:
+    url, prefix = shared
+    first_client, first = process(url, prefix)
+    second_client, second = process(url, prefix)
+    try:
+        first.quiet()
+        owner, other = _owner_and_other(first, second, 2)
+        ana = other.login("ana")
+        token = ana["Authorization"].split()[1]
+        with (
+            other.client.websocket_connect(f"/ws/tables/2?token={token}") as socket,
+            other.client.websocket_connect("/ws/tables/2") as anonymous,
+        ):
+            assert socket.receive_json()["type"] == "snapshot"
+            assert anonymous.receive_json()["type"] == "snapshot"
+            assert other.bet(ana, 2, "1", "10").status_code == 200
+            owner.advance(10)  # no more bets: the cards are dealt, and ana decides
+            for _ in range(60):
+                message = socket.receive_json()
+                assert "actions" not in message, "a socket sent every player's legal actions"
+                event = message.get("event", {})
+                if event.get("type") == "bet":
+                    assert message["your_actions"] == []  # blackjack: no decision while betting
+                if event.get("type") == "await" and event.get("player") == "ana":
+                    assert {"hit", "stand"} <= {a["type"] for a in message["your_actions"]}, message
+                    break
+            else:
+                raise AssertionError("ana's socket on the other process never got her decision's actions")
+            while True:  # a viewer who is not signed in is sent the same events, with no one's actions
+                message = anonymous.receive_json()
+                assert "actions" not in message and "your_actions" not in message
+                if message.get("event", {}).get("type") == "await":
+                    break
+        owner.play_out(2, {"ana": ana})
+    finally:
+        second_client.__exit__(None, None, None)
+        first_client.__exit__(None, None, None)
+
+
+def test_the_tables_are_spread_over_the_processes_that_are_up(shared: tuple[str, str]) -> None:
+    url, prefix = shared
+    first_client, first = process(url, prefix)
+    first.quiet()
+    assert set(first.service.actors) == {1, 2, 3, 4}  # alone, it runs every table
+    second_client, second = process(url, prefix)
+    try:
+        assert second.service.actors == {}  # every table is leased: none is taken from its process
+        first.client.portal.call(first.service._lease_round)  # two processes up: two tables each
+        assert {t for t, a in first.service.actors.items() if a.handing_off} == {3, 4}
+        first.advance(10)  # the betting windows end (no bets): tables 3 and 4 stop between rounds
+        first.client.portal.call(first.service._lease_round)  # and are released
+        second.client.portal.call(second.service._lease_round)
+        assert set(first.service.actors) == {1, 2}
+        assert set(second.service.actors) == {3, 4}
+        second.quiet()
+        assert {second.view(t)["phase"] for t in (3, 4)} == {"betting"}
+        ana = first.login("ana")
+        placed = first.bet(ana, 4, "banker", "10")  # baccarat, through the first process to the second
+        assert placed.status_code == 200, placed.text
+        for _ in range(10):
+            second.advance(30)
+        assert first.client.get("/api/history", headers=ana).json()[0]["status"] == "settled"
+    finally:
+        second_client.__exit__(None, None, None)  # the second process stops: its tables are free at once
+    try:
+        first.client.portal.call(first.service._lease_round)
+        assert set(first.service.actors) == {1, 2, 3, 4}
+        first.quiet()
+        assert first.ledger()["entries_sum"] == 0
+    finally:
+        first_client.__exit__(None, None, None)

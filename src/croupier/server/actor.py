@@ -48,6 +48,17 @@ log = logging.getLogger("croupier.server")
 ALERTS_KEPT = 50
 """Surveillance alerts a table keeps for the pit view (the newest)."""
 
+ACTION_EVENTS = ("await", "card", "card_turned", "bet", "hit", "stand", "double", "split", "surrender")
+"""Events after which a signed-in viewer is sent their legal actions (``your_actions``)."""
+
+ACTIONS = "actions"
+"""The key of a table message that carries every player's legal actions (:meth:`TableActor.legal_actions`):
+read by the sockets, never sent to a viewer."""
+
+HANDED_OFF = "handed_off"
+"""The phase of an actor that stopped between rounds so that another process may run its table (its process
+held more than its share of the tables: ``Service``)."""
+
 MAX_AMOUNT_DIGITS = 15
 """An amount with more integer digits than this is refused at once (a wallet holds at most 10^13)."""
 
@@ -116,6 +127,9 @@ class TableActor:
         self.closing = False  # a supervisor closed the table: it finishes the round in play, then stops
         self.lease_lost = False  # another process took the table over (fence.py): this actor has stopped
         self.stopping = False  # stop() was called: the task ends on purpose
+        self.handing_off = False  # the process holds more than its share: the table goes to another after this round
+        self.timers_fired = 0
+        self.timer_late_max = 0.0  # seconds, by the table's clock: how late its latest-firing timer fired
 
     # --------------------------------------------------------------------------------------------
     # running
@@ -147,7 +161,7 @@ class TableActor:
     async def _run(self) -> None:
         try:
             await faults.patiently(self, "recovering the table's unfinished rounds", self.recover)
-            while self.phase != "closed":
+            while self.phase not in ("closed", HANDED_OFF):
                 try:
                     await self._play_one_round()
                 except asyncio.CancelledError:
@@ -169,7 +183,19 @@ class TableActor:
         self.seq += 1
         message = {"table": self.table_id, "seq": self.seq, "at": self.clock.now().isoformat(), "event": event}
         self.log.append({"at": message["at"], **event})
+        if event.get("type") in ACTION_EVENTS and self.round is not None:
+            message[ACTIONS] = self.legal_actions()
         await self.hub.publish(f"table:{self.table_id}", message)
+
+    def legal_actions(self) -> dict[str, list[dict[str, Any]]]:
+        """Each player's legal actions now, by name, for the sockets of every process (a socket adds its own
+        player's as ``your_actions`` and sends no one else's); ``""``: those of anyone else, who has no stake
+        and no seat here (a baccarat bettor's spots while betting is open)."""
+        assert self.round is not None
+        names = set(self.accounts) | set(self.seats.names().values())
+        actions = {name: self.round.legal_for(name) for name in sorted(names)}
+        actions[""] = self.round.legal_for("")  # no account has an empty name
+        return actions
 
     async def _publish_engine_events(self) -> None:
         if self.round is None:
@@ -244,6 +270,11 @@ class TableActor:
     async def _play_one_round(self) -> None:
         from croupier.server.tables_admin import before_round
 
+        if self.handing_off and self.carry is None:  # between rounds, no bet standing: the table moves on
+            self.phase = HANDED_OFF
+            self.round = None
+            self.idle.set()
+            return
         if await before_round(self):  # the table closed, or took its pending changes for a new shoe
             await self._return_carry("the table closed with the bet standing after a tie (Art. 18); it is returned")
             return
@@ -362,6 +393,8 @@ class TableActor:
         if getter in finished:
             sleeper.cancel()
             return getter.result()
+        self.timers_fired += 1
+        self.timer_late_max = max(self.timer_late_max, self.clock.monotonic() - deadline)
         # The timer ran out. A get that has not finished is cancelled without being awaited: awaiting it
         # here could swallow a cancellation of the actor itself (stop() would then wait for ever). A
         # cancelled get takes nothing from the queue: the command stays for the next wait.

@@ -1,10 +1,10 @@
 """Accounts, passwords (argon2) and bearer tokens (only their SHA-256 is stored).
 
 Hashing and verifying a password is argon2's deliberate work (about 50-300 ms and 64 MiB): it runs in
-a small pool of worker threads (:data:`HASH_THREADS`), never on the event loop, so that a storm of
-sign-ins slows only the sign-ins. A name that has no account is verified against a dummy hash made
-once, so that it costs what a wrong password costs and the answer's time does not tell whether a name
-exists (docs/api.md, "Signing in").
+a small pool of worker threads (:data:`HASH_THREADS`) at the lowest scheduling priority
+(:data:`HASH_NICENESS`), never on the event loop, so that a storm of sign-ins slows only the sign-ins.
+A name that has no account is verified against a dummy hash made once, so that it costs what a wrong
+password costs and the answer's time does not tell whether a name exists (docs/api.md, "Signing in").
 
 A token lives :data:`TOKEN_LIFETIME`; an account keeps at most :data:`MAX_TOKENS` (a sign-in beyond
 that revokes its oldest), and expired tokens are deleted as others sign in. Signing out revokes the
@@ -16,6 +16,7 @@ were one left), its money stays where it is.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import secrets
 from concurrent.futures import ThreadPoolExecutor
@@ -40,6 +41,20 @@ MAX_TOKENS = 20
 """Tokens one account may hold at once (sign-ins on that many devices); the oldest goes beyond."""
 HASH_THREADS = 2
 """argon2 hashes at once: each takes 64 MiB and a core while it runs."""
+HASH_NICENESS = 19
+"""The worker threads' scheduling priority (Linux: nice, per thread): the lowest, so that the event loop
+that drives the tables' timers takes a core from a password check at once, however many sign-ins come
+(on a machine with as few cores as workers, a storm of sign-ins would otherwise share the cores with it
+as equals). A sign-in waits; a table does not."""
+
+
+def _lower_priority() -> None:
+    """The worker thread's initializer: lower its own priority (where the system allows; else as it is)."""
+    import os
+    import threading
+
+    with contextlib.suppress(AttributeError, OSError):  # no setpriority, or not allowed: the default priority
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASH_NICENESS)
 
 
 class Hasher(Protocol):
@@ -48,7 +63,7 @@ class Hasher(Protocol):
 
 
 _HASHER: Hasher = PasswordHasher()
-_POOL = ThreadPoolExecutor(max_workers=HASH_THREADS, thread_name_prefix="argon2")
+_POOL = ThreadPoolExecutor(max_workers=HASH_THREADS, thread_name_prefix="argon2", initializer=_lower_priority)
 _DUMMY: tuple[Hasher, str] | None = None
 """The hasher the dummy hash was made with, and the hash (the hasher itself, not its id: an id is reused
 once its object is gone, and a hash another hasher made would then be checked without its work)."""

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from croupier.errors import CroupierError
@@ -65,14 +65,79 @@ def make_engine(url: str, *, writes: bool = True) -> AsyncEngine:
             cursor.execute("PRAGMA busy_timeout=30000")
             cursor.close()
 
+        gate = _WriteGate(engine) if writes else None
+
         @event.listens_for(engine.sync_engine, "begin")
         def _begin(connection: Connection) -> None:
             # a writer holds the write lock from its first statement: no lost update between a read and a
             # write; a reader only reads a snapshot
+            if gate is not None:
+                gate.enter(connection)
             connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
 
         return engine
     return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+
+
+GATE_SECONDS = 30.0
+"""How long a writer waits for its turn (SQLite's busy timeout): then its transaction fails, as locked."""
+
+
+class _WriteGate:
+    """SQLite lets one transaction write at a time. Left to SQLite, a writer that finds the database locked
+    sleeps and tries again (its busy handler: 1, 2, 5, … up to 100 ms at a time), so that under load most of
+    a write's time is sleeping after the lock was free. The gate queues this process's writers instead: a
+    transaction that writes waits for its turn on an :class:`asyncio.Lock` (first come, first served) before
+    its ``BEGIN IMMEDIATE`` and hands it on the moment its commit or rollback has returned. Another process
+    on the same file still meets the busy handler, as before."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.lock = asyncio.Lock()
+        self.holder: int | None = None  # id() of the DBAPI connection whose transaction holds the gate
+        dialect = engine.sync_engine.dialect
+        commit, rollback = dialect.do_commit, dialect.do_rollback
+
+        def do_commit(dbapi_connection: Any) -> None:
+            try:
+                commit(dbapi_connection)
+            finally:
+                self.leave(dbapi_connection)
+
+        def do_rollback(dbapi_connection: Any) -> None:
+            try:
+                rollback(dbapi_connection)
+            finally:
+                self.leave(dbapi_connection)
+
+        dialect.do_commit = do_commit  # type: ignore[method-assign]
+        dialect.do_rollback = do_rollback  # type: ignore[method-assign]
+
+        @event.listens_for(engine.sync_engine.pool, "checkin")
+        def _checkin(dbapi_connection: Any, _record: Any) -> None:  # given back mid-transaction
+            if dbapi_connection is not None:
+                self.leave(dbapi_connection)
+
+        @event.listens_for(engine.sync_engine.pool, "invalidate")
+        @event.listens_for(engine.sync_engine.pool, "close")
+        def _gone(dbapi_connection: Any, *_rest: Any) -> None:  # a connection lost mid-transaction
+            if dbapi_connection is not None:
+                self.leave(dbapi_connection)
+
+    def enter(self, connection: Connection) -> None:
+        from sqlalchemy.util import await_only
+
+        raw = id(connection.connection.dbapi_connection)
+        if self.holder != raw:
+            try:
+                await_only(asyncio.wait_for(self.lock.acquire(), GATE_SECONDS))
+            except TimeoutError:  # as SQLite's busy timeout would have said
+                raise OperationalError("BEGIN IMMEDIATE", None, Exception("database is locked")) from None
+            self.holder = raw
+
+    def leave(self, dbapi_connection: Any) -> None:
+        if self.holder is not None and self.holder == id(dbapi_connection):
+            self.holder = None
+            self.lock.release()
 
 
 RETRIED_STATES = frozenset({"40P01", "40001"})

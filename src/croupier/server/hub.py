@@ -47,6 +47,8 @@ log = logging.getLogger("croupier.server")
 QUEUE_SIZE = 1000
 OUTBOX_SIZE = 10_000
 """Events waiting for Redis; more are dropped (and the viewers told to resync once Redis is back)."""
+SEND_BATCH = 500
+"""Events sent to Redis in one round trip (a pipeline), in the order they were published."""
 MAX_AGE = 30.0
 """A signed message older than this many seconds (or as much from the future) is ignored: the processes'
 clocks must agree to within it."""
@@ -69,17 +71,36 @@ class HubError(CroupierError):
     """The hub cannot be set up as asked (a Redis without a key, a bad channel prefix)."""
 
 
+class Delivery:
+    """One published message as every subscriber of this process receives it: the same object for all,
+    so that its JSON frame is made once (:meth:`frame`), however many sockets send it."""
+
+    __slots__ = ("_frame", "message")
+
+    def __init__(self, message: dict[str, Any]) -> None:
+        self.message = message
+        self._frame: str | None = None
+
+    def frame(self, private: str) -> str:
+        """``{"type": "event", ...}`` as JSON text, without the key ``private`` (what no viewer is sent);
+        made the first time it is asked for."""
+        if self._frame is None:
+            body = {"type": "event", **{k: v for k, v in self.message.items() if k != private}}
+            self._frame = json.dumps(body, separators=(",", ":"))
+        return self._frame
+
+
 class Subscription:
     def __init__(self, hub: Hub, channels: tuple[str, ...]) -> None:
         self.hub = hub
         self.channels = channels
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(QUEUE_SIZE)
+        self.queue: asyncio.Queue[Delivery | None] = asyncio.Queue(QUEUE_SIZE)
         self.dropped = False
         self.reason = SLOW
 
-    def offer(self, message: dict[str, Any]) -> None:
+    def offer(self, delivery: Delivery) -> None:
         try:
-            self.queue.put_nowait(message)
+            self.queue.put_nowait(delivery)
         except asyncio.QueueFull:
             self.end(SLOW)
 
@@ -93,12 +114,16 @@ class Subscription:
             self.queue.get_nowait()
         self.queue.put_nowait(None)  # tell the reader it must resync
 
-    async def messages(self) -> AsyncIterator[dict[str, Any]]:
+    async def deliveries(self) -> AsyncIterator[Delivery]:
         while True:
-            message = await self.queue.get()
-            if message is None:
+            delivery = await self.queue.get()
+            if delivery is None:
                 return
-            yield message
+            yield delivery
+
+    async def messages(self) -> AsyncIterator[dict[str, Any]]:
+        async for delivery in self.deliveries():
+            yield delivery.message
 
     def close(self) -> None:
         self.hub._remove(self)
@@ -360,21 +385,52 @@ class Hub:
             )
         return dict(answer.get("answer", {}))
 
+    # the processes that are up --------------------------------------------------------------------
+
+    async def processes_up(self, ttl: float) -> int | None:
+        """Say that this process is up for ``ttl`` seconds (a key in Redis that expires), and count the
+        processes of the deployment that said so and have not expired; None without Redis, or when it does
+        not answer (each process then takes whatever tables are free, as a lone process does)."""
+        if self._redis is None:
+            return None
+        try:
+            await self._redis.set(f"{self.prefix}:up:{self.process}", b"1", px=max(1, int(ttl * 1000)))
+            count = 0
+            async for _key in self._redis.scan_iter(match=f"{self.prefix}:up:*", count=1000):
+                count += 1
+            return max(count, 1)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            log.warning("Redis: could not count the processes that are up (%s)", error)
+            return None
+
+    async def gone(self) -> None:
+        """This process stops: the others count it out at once."""
+        if self._redis is not None:
+            with contextlib.suppress(Exception):
+                await self._redis.delete(f"{self.prefix}:up:{self.process}")
+
     # events ---------------------------------------------------------------------------------------
 
     async def _send_events(self) -> None:
         while True:
-            channel, message = await self._outbox.get()
-            full = f"{self.prefix}:{channel}"
+            batch = [await self._outbox.get()]
+            while len(batch) < SEND_BATCH and not self._outbox.empty():  # what waits goes in one round trip
+                batch.append(self._outbox.get_nowait())
             try:
-                await self._redis.publish(full, self._wire(full, message))
+                pipe = self._redis.pipeline(transaction=False)
+                for channel, message in batch:
+                    full = f"{self.prefix}:{channel}"
+                    pipe.publish(full, self._wire(full, message))
+                await pipe.execute()
             except asyncio.CancelledError:
                 raise
             except Exception as error:
                 if not self._missed:
                     log.warning("Redis: an event could not be sent (%s); other processes' viewers will resync", error)
                 self._missed = True
-                self.counts["unsent"] += 1
+                self.counts["unsent"] += len(batch)
                 continue
             if self._missed:  # Redis is back: the viewers of every process resync (they missed events)
                 resync = f"{self.prefix}:resync"
@@ -415,5 +471,9 @@ class Hub:
             self.counts["unsent"] += 1
 
     def _deliver(self, channel: str, message: dict[str, Any]) -> None:
-        for subscription in list(self._subscribers.get(channel, ())):
-            subscription.offer(message)
+        subscriptions = self._subscribers.get(channel)
+        if not subscriptions:
+            return
+        delivery = Delivery(message)
+        for subscription in list(subscriptions):
+            subscription.offer(delivery)

@@ -7,9 +7,12 @@ every moment, because every transaction is posted whole inside the caller's data
 
 A balance changes by one conditional ``UPDATE … RETURNING``: a player's wallet is debited only if it
 stays at or above zero, atomically, so fifty concurrent bets for a whole balance leave exactly one
-taken, on SQLite and on PostgreSQL alike. Wallets are locked in ascending id order, and a transaction
-of several postings (a settlement, a refund, a decision's stakes) locks all its wallets at its start
-(:func:`lock_wallets`), so that two transactions never wait on each other in a circle.
+taken, on SQLite and on PostgreSQL alike. Wallets are locked in one order (:data:`LOCK_ORDER`: the
+players', then the system's), and a transaction of several postings (a settlement, a refund, a
+decision's stakes) locks all its wallets at its start (:func:`lock_wallets`), so that two transactions
+never wait on each other in a circle. A single posting (a bet, a deposit) locks the system's wallet it
+moves (``in_play``, which every table's bets move) by its update, last: the shortest hold of the one row
+that all tables share.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from decimal import Decimal
 
-from sqlalchemy import func, select, text
+from sqlalchemy import case, func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from croupier.errors import CroupierError
@@ -32,6 +35,13 @@ SYSTEM_WALLETS = ("house", "in_play", "cashier")
 MAX_BALANCE = 10**15
 """The most cents a player's wallet holds (10^13 units of currency): far below what a 64-bit integer
 counts, so that no sum of wallets can overflow the database's arithmetic."""
+
+
+LOCK_ORDER = (case((Wallet.kind == "player", 0), else_=1), Wallet.id)
+"""The one order every transaction locks wallets in: the players' (by id), then the system's (by id). A
+posting locks its players' wallets first and the system's by its updates, at its end; a transaction of
+several postings locks all its wallets at its start in this order: no two ever wait on each other in a
+circle."""
 
 
 class InsufficientFunds(CroupierError):
@@ -87,7 +97,7 @@ async def balance(session: AsyncSession, account_id: int) -> int:
 
 
 async def lock_wallets(session: AsyncSession, wallet_ids: Iterable[int]) -> None:
-    """Lock ``wallet_ids`` for the rest of the transaction, all at once and in ascending id order (``SELECT …
+    """Lock ``wallet_ids`` for the rest of the transaction, all at once and in :data:`LOCK_ORDER` (``SELECT …
     FOR UPDATE``; on SQLite the transaction holds the database's write lock already).
 
     A transaction that moves several wallets' money in several postings (a settlement: every player's,
@@ -95,7 +105,7 @@ async def lock_wallets(session: AsyncSession, wallet_ids: Iterable[int]) -> None
     wallets in one global order, so no two ever wait on each other in a circle (a deadlock)."""
     ids = sorted(set(wallet_ids))
     if ids:
-        await session.execute(select(Wallet.id).where(Wallet.id.in_(ids)).order_by(Wallet.id).with_for_update())
+        await session.execute(select(Wallet.id).where(Wallet.id.in_(ids)).order_by(*LOCK_ORDER).with_for_update())
 
 
 async def post(
@@ -117,15 +127,25 @@ async def post(
         merged[wallet_id] = merged.get(wallet_id, 0) + amount
     if sum(merged.values()) != 0:
         raise LedgerError(f"ledger: a {kind} transaction does not balance ({sum(merged.values())} cents)")
-    await lock_wallets(session, [wallet_id for wallet_id, amount in merged.items() if amount != 0])
+    moved = [wallet_id for wallet_id, amount in merged.items() if amount != 0]
+    # the players' wallets now; the system's (every table's money in play is one) only by their updates,
+    # last, so that the transactions of all tables wait on them as briefly as may be
+    players = set(
+        (
+            await session.scalars(
+                select(Wallet.id)
+                .where(Wallet.id.in_(moved), Wallet.kind == "player")
+                .order_by(Wallet.id)
+                .with_for_update()
+            )
+        ).all()
+    )
     record = LedgerTransaction(kind=kind, round_id=round_id, created_at=now or SystemClock().now(), memo=memo)
     session.add(record)
     await session.flush()
     balances: dict[int, int] = {}
-    for wallet_id in sorted(merged):
+    for wallet_id in sorted(moved, key=lambda w: (w not in players, w)):  # the order of LOCK_ORDER
         amount = merged[wallet_id]
-        if amount == 0:
-            continue
         if abs(amount) > MAX_BALANCE:
             raise LedgerError(f"ledger: {money_text(abs(amount))} is more than one movement may carry")
         row = (

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from croupier.server import actor
 from croupier.server.auth import AuthError, Identity, identify
 from croupier.server.auth import digest as auth_digest
 from croupier.server.commands import Refused
@@ -13,7 +14,7 @@ from croupier.server.deps import MAX_ID, STAFF
 if TYPE_CHECKING:
     from croupier.server.service import Service
 
-ACTION_EVENTS = ("await", "card", "card_turned", "bet", "hit", "stand", "double", "split", "surrender")
+ACTION_EVENTS = actor.ACTION_EVENTS
 """Events after which a signed-in viewer is sent their legal actions."""
 
 
@@ -61,17 +62,20 @@ async def _stream(
     subscription = service.hub.subscribe(*channels)
     try:
         await websocket.send_json({"type": "snapshot", "snapshot": snapshot})
-        async for message in subscription.messages():
+        async for delivery in subscription.deliveries():
+            message = delivery.message
             if "signed_out" in message:  # tokens of this account were revoked (routes_accounts)
                 if token and revoked(message["signed_out"], token):
                     await websocket.close(code=4401, reason="the token was revoked; sign in again")
                     return
                 continue
-            out = {"type": "event", **message}
-            actor = service.actors.get(table_id)  # the legal actions are known where the table runs
-            acts = message.get("event", {}).get("type") in ACTION_EVENTS
-            if acts and identity is not None and actor is not None and actor.round is not None:
-                out["your_actions"] = actor.round.legal_for(identity.name)
+            actions = message.get(actor.ACTIONS)
+            if identity is None or actions is None:  # the same text for every such viewer, made once
+                await websocket.send_text(delivery.frame(actor.ACTIONS))
+                continue
+            # the table (in whichever process runs it) sent every player's legal actions: this viewer's only
+            out = {"type": "event", **{k: v for k, v in message.items() if k != actor.ACTIONS}}
+            out["your_actions"] = actions.get(identity.name, actions.get("", []))
             await websocket.send_json(out)
         await websocket.close(code=4408, reason=subscription.reason)  # too slow, or a resync after an outage
     except WebSocketDisconnect:

@@ -8,16 +8,16 @@ import contextlib
 import hashlib
 import logging
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from croupier.errors import CroupierError
 from croupier.server import codes
-from croupier.server.actor import TableActor
+from croupier.server.actor import HANDED_OFF, TableActor
 from croupier.server.auth import Identity
 from croupier.server.clock import Clock, SystemClock
 from croupier.server.commands import Command, Refused
@@ -72,6 +72,7 @@ class Service:
     actors: dict[int, TableActor] = field(default_factory=dict)
     _leases: asyncio.Task[None] | None = None
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
+    _leasing: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def session(self) -> AsyncSession:
         """A session for work that writes."""
@@ -118,37 +119,18 @@ class Service:
                 log.exception("lease renewal failed")
 
     async def _lease_round(self) -> None:
+        async with self._leasing:  # one at a time: the loop's, and any other caller's
+            await self._lease_round_now()
+
+    async def _lease_round_now(self) -> None:
         now = self.lease_clock.now()
         until = now + timedelta(seconds=self.settings.lease_seconds)
-        me = self.hub.process
-        lost: list[int] = []
+        up = await self.hub.processes_up(self.settings.lease_seconds)
         won: list[GameTable] = []
-        ended: list[TableActor] = []
         async with self.session() as session, session.begin():
-            for table_id in sorted(self.actors):
-                actor = self.actors[table_id]
-                if actor.phase == "closed":  # a supervisor closed it: its actor has stopped
-                    self.actors.pop(table_id)
-                    continue
-                if actor.lease_lost:  # its writes were fenced off: another process runs the table
-                    self.actors.pop(table_id)
-                    ended.append(actor)
-                    continue
-                if actor.task is not None and actor.task.done() and not actor.stopping:  # the watchdog: ended unasked
-                    log.error("table %s: its task ended (%s); the table starts again", actor.name, _ending(actor))
-                    self.actors.pop(table_id)
-                    ended.append(actor)
-                    await session.execute(  # released, then taken again below with a new epoch
-                        update(GameTable)
-                        .where(GameTable.id == table_id, GameTable.owner == me)
-                        .values(owner=None, lease_until=None)
-                    )
-                    continue
-                renewed = await session.execute(
-                    update(GameTable).where(GameTable.id == table_id, GameTable.owner == me).values(lease_until=until)
-                )
-                if renewed.rowcount == 0:  # type: ignore[attr-defined]
-                    lost.append(table_id)
+            lost, ended = await self._renew(session, until)
+            share = await self._share(session, up)
+            self._hand_off(share)
             free = (
                 await session.scalars(
                     select(GameTable.id)
@@ -157,6 +139,8 @@ class Service:
                 )
             ).all()
             for table_id in free:
+                if share is not None and len(self.actors) + len(won) >= share:
+                    break  # the other processes that are up take the rest
                 taken = await session.execute(
                     update(GameTable)
                     .where(
@@ -164,7 +148,7 @@ class Service:
                         or_(GameTable.owner.is_(None), GameTable.lease_until < now),
                         GameTable.status != "closed",
                     )
-                    .values(owner=me, lease_until=until, epoch=GameTable.epoch + 1)  # fences the last owner
+                    .values(owner=self.hub.process, lease_until=until, epoch=GameTable.epoch + 1)  # fences the last
                 )
                 if taken.rowcount == 1:  # type: ignore[attr-defined]
                     row = await session.get(GameTable, table_id)
@@ -178,6 +162,59 @@ class Service:
             await actor.stop()
         for row in won:
             self.start_table(row)
+
+    async def _renew(self, session: AsyncSession, until: datetime) -> tuple[list[int], list[TableActor]]:
+        """Renew this process's leases; the tables whose lease went elsewhere, and the actors that ended
+        (closed, fenced off, handed off, or ended unasked: the watchdog), whose leases are given up."""
+        me = self.hub.process
+        lost: list[int] = []
+        ended: list[TableActor] = []
+        for table_id in sorted(self.actors):
+            actor = self.actors[table_id]
+            if actor.phase == "closed":  # a supervisor closed it: its actor has stopped
+                self.actors.pop(table_id)
+                continue
+            if actor.lease_lost:  # its writes were fenced off: another process runs the table
+                self.actors.pop(table_id)
+                ended.append(actor)
+                continue
+            handed_off = actor.phase == HANDED_OFF
+            if actor.task is not None and actor.task.done() and not actor.stopping:  # handed off, or the watchdog
+                if not handed_off:
+                    log.error("table %s: its task ended (%s); the table starts again", actor.name, _ending(actor))
+                self.actors.pop(table_id)
+                ended.append(actor)
+                await session.execute(  # released: taken again (by any process) with a new epoch
+                    update(GameTable)
+                    .where(GameTable.id == table_id, GameTable.owner == me)
+                    .values(owner=None, lease_until=None)
+                )
+                continue
+            renewed = await session.execute(
+                update(GameTable).where(GameTable.id == table_id, GameTable.owner == me).values(lease_until=until)
+            )
+            if renewed.rowcount == 0:  # type: ignore[attr-defined]
+                lost.append(table_id)
+        return lost, ended
+
+    async def _share(self, session: AsyncSession, up: int | None) -> int | None:
+        """The most tables this process runs: its fair share, ceil(open tables / processes up); None (no
+        limit) when the processes that are up are not known (no Redis, or Redis away)."""
+        if up is None:
+            return None
+        tables = await session.scalar(select(func.count()).select_from(GameTable).where(GameTable.status != "closed"))
+        return max(1, -(-int(tables or 0) // up))
+
+    def _hand_off(self, share: int | None) -> None:
+        """Beyond its share, this process's last tables go to the others, each after the round in play."""
+        running = sorted(t for t, a in self.actors.items() if a.phase not in ("closed", HANDED_OFF, "stopped"))
+        keep = len(running) if share is None else share
+        for place, table_id in enumerate(running):
+            actor = self.actors[table_id]
+            excess = place >= keep
+            if excess and not actor.handing_off:
+                log.info("table %s: more tables here than this process's share; it moves after this round", actor.name)
+            actor.handing_off = excess
 
     async def _release(self) -> None:
         if self.sessions is None:
@@ -259,7 +296,7 @@ class Service:
 
     def _ended(self, actor: TableActor) -> None:
         """A table's task ended: unasked (not closed, not stopped), the watchdog looks at once."""
-        if actor.phase != "closed" and not actor.stopping:
+        if actor.phase != "closed" and not actor.stopping:  # ended unasked, or handed off: its lease is given up
             self._wake.set()
 
     async def stop(self) -> None:
@@ -271,6 +308,7 @@ class Service:
             await actor.stop()
         with contextlib.suppress(OSError, SQLAlchemyError):
             await self._release()
+        await self.hub.gone()
         await self.hub.stop()
         if self.engine is not None:
             await self.engine.dispose()
