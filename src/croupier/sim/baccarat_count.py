@@ -15,6 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from croupier.sim.borrowed import borrow
+
 # counts of count_coups
 C_TOTAL, C_BANKER, C_PLAYER, C_TIE, C_SIX_TWO, C_SIX_THREE, C_PAIRS = range(7)
 C_SIZE = 7
@@ -185,12 +187,20 @@ def count_coups(ranks, nat, pdraw, bstood, bthird, out):  # type: ignore[no-unty
     gives it (``C_PAIRS`` is the player pairs; the banker pairs are as many). The shoe holds at least
     six cards.
     """
-    tableau = (nat, pdraw, bstood, bthird)
     c = np.zeros(10, dtype=np.int64)
-    cards, pairs = composition(ranks, c)
-    left = cards - 4
     standing = np.zeros((10, 10), dtype=np.int64)
     reach = np.zeros(11, dtype=np.int64)
+    count_into(ranks, nat, pdraw, bstood, bthird, out, c, standing, reach)
+
+
+@njit(cache=True)
+def count_into(ranks, nat, pdraw, bstood, bthird, out, c, standing, reach):  # type: ignore[no-untyped-def]
+    """:func:`count_coups` with its work arrays (zeros), all borrowed (:mod:`croupier.sim.borrowed`: the
+    caller holds them until this returns): the steps are inlined and count no references."""
+    tableau = (borrow(nat), borrow(pdraw), borrow(bstood), borrow(bthird))
+    ranks, out, c, standing, reach = borrow(ranks), borrow(out), borrow(c), borrow(standing), borrow(reach)
+    cards, pairs = composition(ranks, c)
+    left = cards - 4
     banker, player, tie, six_two, six_three = np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0)
     for p1 in range(10):  # the player's two cards, then the banker's
         if c[p1] == 0:
