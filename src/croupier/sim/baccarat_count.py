@@ -38,19 +38,6 @@ def composition(ranks, c):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def coup_kind(nat, pdraw, bstood, pt, bt):  # type: ignore[no-untyped-def]
-    """Who draws on two-card points ``pt``, ``bt`` (Art. 9): ``K_STAND``, ``K_PLAYER_DRAWS`` or
-    ``K_BANKER_DRAWS`` (the player stood)."""
-    if nat[pt] or nat[bt]:
-        return K_STAND
-    if pdraw[pt]:
-        return K_PLAYER_DRAWS
-    if bstood[bt]:
-        return K_BANKER_DRAWS
-    return K_STAND
-
-
-@njit(cache=True, inline="always")
 def banker_draws(c, pt, bt, left):  # type: ignore[no-untyped-def]
     """The player stood on ``pt``, the banker draws to ``bt``: the banker's third cards that win, tie,
     lose, and win on a three-card 6."""
@@ -131,9 +118,18 @@ def banker_hands(c, tableau, pt, wp, left, standing, reach):  # type: ignore[no-
             w *= c[b2]
             c[b2] -= 1
             if w:
-                w *= wp if b1 == b2 else 2 * wp
+                if b1 != b2:
+                    w *= 2
+                w *= wp
                 bt = (b1 + b2) % 10
-                kind = coup_kind(nat, pdraw, bstood, pt, bt)
+                if nat[pt] or nat[bt]:  # Art. 9: who draws on the two-card points
+                    kind = K_STAND
+                elif pdraw[pt]:
+                    kind = K_PLAYER_DRAWS
+                elif bstood[bt]:
+                    kind = K_BANKER_DRAWS
+                else:
+                    kind = K_STAND
                 if kind == K_STAND:
                     standing[pt, bt] += w
                 elif kind == K_BANKER_DRAWS:
