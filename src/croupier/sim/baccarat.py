@@ -69,6 +69,7 @@ from croupier.baccarat.rules import (
 from croupier.errors import CroupierError
 from croupier.money import exact, format_amount
 from croupier.ruleset import describe
+from croupier.sim import baccarat_count as bc
 from croupier.sim import baccarat_kernels as k
 from croupier.sim import generator
 
@@ -184,9 +185,9 @@ def live_expected_values(rules: Rules, remaining: Sequence[int]) -> dict[Spot, f
     ranks = np.array(list(remaining), dtype=np.int64)
     if ranks.shape != (13,) or ranks.min() < 0 or ranks.sum() < 6:
         raise BaccaratSimulationError("remaining: expected 13 non-negative counts totalling at least six cards")
-    counts = np.zeros(k.C_SIZE, dtype=np.int64)
+    counts = np.zeros(bc.C_SIZE, dtype=np.int64)
     nat, pdraw, bstood, bthird = tableau_arrays()
-    k.count_coups(ranks, nat, pdraw, bstood, bthird, counts)
+    bc.count_coups(ranks, nat, pdraw, bstood, bthird, counts)
     num = np.zeros(k.SPOTS, dtype=np.int64)
     ev = np.zeros(k.SPOTS, dtype=np.float64)
     k.expected_values(rule_parameters(rules, "shoe"), counts, num, ev)
@@ -196,9 +197,9 @@ def live_expected_values(rules: Rules, remaining: Sequence[int]) -> dict[Spot, f
 def compiled_counts(remaining: Sequence[int]) -> tuple[int, ...]:
     """The compiled count of a coup from ``remaining``: total, banker, player, tie, banker wins on a two-card
     and a three-card 6, and player pairs (as :class:`croupier.math.baccarat.CoupCounts` names them)."""
-    counts = np.zeros(k.C_SIZE, dtype=np.int64)
+    counts = np.zeros(bc.C_SIZE, dtype=np.int64)
     nat, pdraw, bstood, bthird = tableau_arrays()
-    k.count_coups(np.array(list(remaining), dtype=np.int64), nat, pdraw, bstood, bthird, counts)
+    bc.count_coups(np.array(list(remaining), dtype=np.int64), nat, pdraw, bstood, bthird, counts)
     return tuple(int(x) for x in counts)
 
 
@@ -428,7 +429,7 @@ def chunk_statistics(plan: _Plan, first_chunk: int, sizes: IntArray) -> tuple[In
         rec_dest = np.zeros(1, dtype=np.int8)
         rec_rows = np.zeros((1, k.W_SIZE), dtype=np.int64)
         rec_ev = np.zeros((1, k.SPOTS), dtype=np.float64)
-        rst = np.zeros(3, dtype=np.int64)
+        rst = np.zeros(k.RST_SIZE, dtype=np.int64)
         k.run_chunk(
             rp, nat, pdraw, bstood, bthird, int(sizes[i]), rng, stats[i], fstats[i], rec_cards, rec_dest, rec_rows,
             rec_ev, rst,
@@ -559,7 +560,7 @@ def record_baccarat(
         rec_dest = np.zeros(cards_cap, dtype=np.int8)
         rec_rows = np.zeros((rows_cap, k.W_SIZE), dtype=np.int64)
         rec_ev = np.zeros((rows_cap, k.SPOTS), dtype=np.float64)
-        rst = np.zeros(3, dtype=np.int64)
+        rst = np.zeros(k.RST_SIZE, dtype=np.int64)
         rng = generator.seed_state(words, chunk)
         k.run_chunk(
             rp, nat, pdraw, bstood, bthird, count, rng, stats[chunk], fstats[chunk], rec_cards, rec_dest, rec_rows,

@@ -1,5 +1,5 @@
 # mypy: disable-error-code="no-untyped-call"
-# (the coup's steps are untyped closures that numba compiles; see run_chunk)
+# (the coup's steps are untyped numba functions that call one another)
 """Compiled kernels of the baccarat simulator (numba): the generator, the shoe, the coup and the live count.
 
 Everything here works on integers: cards are codes ``suit * 13 + rank`` (the order of
@@ -25,7 +25,41 @@ simulator's coups through the engine to prove them identical.
 
 :func:`count_coups` is the exact count of :func:`croupier.math.baccarat.count_coups` in int64 (every
 count of a shoe of up to 12 decks is below ``624**6 < 2**63``), so the live edges are exact counts
-turned into float64 expected values only at the end.
+turned into float64 expected values only at the end. It lives in :mod:`croupier.sim.baccarat_count`.
+
+The state record
+----------------
+
+A chunk's state is a few plain arrays, made once by :func:`run_chunk` and passed explicitly to each
+step (no step captures anything), with named indexes:
+
+``rp``: int64[R_SIZE] the rule parameters (``R_*``); ``tableau``: the tuple ``(nat, pdraw, bstood,
+bthird)``, Art. 9 as lookup arrays; ``shoe``: int8[decks * 52] and ``rng``: uint64[4], the cards and
+the generator's state.
+
+``T``: int64[T_SIZE], the table
+    ``T_POS`` cards drawn from this shoe; ``T_CUT`` the cut card's position (-1: none);
+    ``T_CUT_COUP`` the coup during which it came out (-1: not yet); ``T_COUP`` the coup under way
+    (0 while the shoe-start cards are drawn); ``T_SHOE`` the shoe's number in the chunk; ``T_DONE``
+    coups with bets played in the chunk; ``T_EMPTY`` shoes in a row without a coup with bets.
+``K``: int64[K_SIZE, 13], cards by rank
+    ``K_LEFT`` left in the shoe; ``K_HIDDEN`` burned face down this shoe; ``K_VIEW`` the
+    composition the live edges count (left, plus hidden in the ``unseen`` view).
+``X``: int64[X_SIZE], the coup dealt
+    ``X_PT``, ``X_BT`` the final points; ``X_PCARDS``, ``X_BCARDS`` the cards of each hand;
+    ``X_PPAIR``, ``X_BPAIR`` 1 for a pair; ``X_WINNER`` 0 banker, 1 player, 2 tie.
+``g``: int64[SPOTS]
+    The coup's gain on a one-unit stake on each spot, minor units (0 for a demonstration coup).
+``live``: the tuple ``(counts, num, ev)``
+    The live count before the deal (``C_*``), each spot's exact numerator and its value per unit.
+``stats``: int64[S_SIZE], ``fstats``: float64[F_SIZE]
+    The chunk's statistics rows.
+``rec``: the tuple ``(cards, dest, rows, ev, rst)``
+    The record (with ``rp[R_RECORD]``): each card and its destination (``D_*``), a row per coup
+    (``W_*``) and its expected values; ``rst`` the entries written (``RST_*``) and an overflow flag.
+
+Every step is inlined into :func:`play_chunk` (``inline="always"``), which takes the record as
+borrowed views (:mod:`croupier.sim.borrowed`), so passing the arrays costs nothing at run time.
 """
 
 from __future__ import annotations
@@ -33,6 +67,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from croupier.sim.baccarat_count import (
+    C_BANKER,
+    C_PAIRS,
+    C_PLAYER,
+    C_SIX_THREE,
+    C_SIX_TWO,
+    C_SIZE,
+    C_TIE,
+    C_TOTAL,
+    count_coups,
+)
+from croupier.sim.borrowed import borrow
 from croupier.sim.generator import below, seed_state
 
 # spots, in the order of croupier.baccarat.rules.SPOTS
@@ -114,167 +160,18 @@ W_WINNER = 7  # 0 banker, 1 player, 2 tie
 W_GAIN = 8  # + spot: the one-unit stake's gain, minor units
 W_SIZE = W_GAIN + SPOTS
 RST_CARDS, RST_ROWS, RST_OVERFLOW = 0, 1, 2
+RST_SIZE = 3
 EMPTY_SHOES = 1000
 
-# counts of count_coups
-C_TOTAL, C_BANKER, C_PLAYER, C_TIE, C_SIX_TWO, C_SIX_THREE, C_PAIRS = range(7)
-C_SIZE = 7
-K_STAND, K_BANKER_DRAWS, K_PLAYER_DRAWS = 0, 1, 2
-
-
-# --------------------------------------------------------------------------------------------------
-# the exact count of a coup from a shoe composition (croupier.math.baccarat.count_coups in int64)
-
-
-@njit(cache=True)
-def count_coups(ranks, nat, pdraw, bstood, bthird, out):  # type: ignore[no-untyped-def]
-    """Count the outcomes of the ordered six-card sequences of a shoe holding ``ranks`` (13 counts).
-
-    ``out`` receives ``C_TOTAL`` … ``C_PAIRS``, each exactly as :func:`croupier.math.baccarat.count_coups`
-    gives it (``C_PAIRS`` is the player pairs; the banker pairs are as many). The shoe holds at least
-    six cards.
-    """
-    c = np.zeros(10, dtype=np.int64)
-    cards = np.int64(0)
-    pairs = np.int64(0)
-    for r in range(13):
-        n = np.int64(ranks[r])
-        c[min(r + 1, 10) % 10] += n
-        cards += n
-        pairs += n * (n - 1)
-    left = cards - 4
-    tail1 = left - 1
-    banker = np.int64(0)
-    player = np.int64(0)
-    tie = np.int64(0)
-    six_two = np.int64(0)
-    six_three = np.int64(0)
-    standing = np.zeros((10, 10), dtype=np.int64)
-    reach = np.zeros(11, dtype=np.int64)
-    for p1 in range(10):
-        if c[p1] == 0:
-            continue
-        for p2 in range(p1, 10):
-            wp = c[p1]
-            c[p1] -= 1
-            wp *= c[p2]
-            c[p2] -= 1
-            if wp:
-                if p1 != p2:
-                    wp *= 2
-                pt = (p1 + p2) % 10
-                for b1 in range(10):
-                    if c[b1] == 0:
-                        continue
-                    for b2 in range(b1, 10):
-                        w = c[b1]
-                        c[b1] -= 1
-                        w *= c[b2]
-                        c[b2] -= 1
-                        if w:
-                            if b1 != b2:
-                                w *= 2
-                            w *= wp
-                            bt = (b1 + b2) % 10
-                            if nat[pt] or nat[bt]:
-                                kind = K_STAND
-                            elif pdraw[pt]:
-                                kind = K_PLAYER_DRAWS
-                            elif bstood[bt]:
-                                kind = K_BANKER_DRAWS
-                            else:
-                                kind = K_STAND
-                            if kind == K_STAND:
-                                standing[pt, bt] += w
-                            elif kind == K_BANKER_DRAWS:
-                                wins = np.int64(0)
-                                for final in range(pt + 1, 10):
-                                    wins += c[(final - bt) % 10]
-                                ties = c[(pt - bt) % 10]
-                                w *= tail1
-                                banker += w * wins
-                                tie += w * ties
-                                player += w * (left - wins - ties)
-                                six_three += w * c[(6 - bt) % 10] * (pt < 6)
-                            else:
-                                running = np.int64(0)
-                                reach[0] = 0
-                                for final in range(10):
-                                    running += c[(final - bt) % 10]
-                                    reach[final + 1] = running
-                                six_value = (6 - bt) % 10
-                                lb = np.int64(0)
-                                lt = np.int64(0)
-                                lp = np.int64(0)
-                                l2 = np.int64(0)
-                                l3 = np.int64(0)
-                                for x in range(10):
-                                    k = c[x]
-                                    if k == 0:
-                                        continue
-                                    final_p = (pt + x) % 10
-                                    if bthird[bt, x]:
-                                        below_p = reach[final_p]
-                                        upto = reach[final_p + 1]
-                                        wins = left - upto
-                                        ties = upto - below_p
-                                        losses = below_p
-                                        taken = (bt + x) % 10
-                                        if taken > final_p:
-                                            wins -= 1
-                                        elif taken == final_p:
-                                            ties -= 1
-                                        else:
-                                            losses -= 1
-                                        lb += k * wins
-                                        lt += k * ties
-                                        lp += k * losses
-                                        if final_p < 6:
-                                            l3 += k * (c[six_value] - (x == six_value))
-                                    elif bt > final_p:
-                                        lb += k * tail1
-                                        if bt == 6:
-                                            l2 += k * tail1
-                                    elif bt == final_p:
-                                        lt += k * tail1
-                                    else:
-                                        lp += k * tail1
-                                banker += w * lb
-                                tie += w * lt
-                                player += w * lp
-                                six_two += w * l2
-                                six_three += w * l3
-                        c[b2] += 1
-                        c[b1] += 1
-            c[p2] += 1
-            c[p1] += 1
-    tail2 = left * tail1
-    for pt in range(10):
-        for bt in range(10):
-            weight = standing[pt, bt] * tail2
-            if weight == 0:
-                continue
-            if bt > pt:
-                banker += weight
-                if bt == 6:
-                    six_two += weight
-            elif bt == pt:
-                tie += weight
-            else:
-                player += weight
-    total = np.int64(1)
-    for i in range(6):
-        total *= cards - i
-    falling4 = np.int64(1)
-    for i in range(4):
-        falling4 *= cards - 2 - i
-    out[C_TOTAL] = total
-    out[C_BANKER] = banker
-    out[C_PLAYER] = player
-    out[C_TIE] = tie
-    out[C_SIX_TWO] = six_two
-    out[C_SIX_THREE] = six_three
-    out[C_PAIRS] = pairs * falling4
+# the table: indexes into the int64 array ``T``
+T_POS, T_CUT, T_CUT_COUP, T_COUP, T_SHOE, T_DONE, T_EMPTY = range(7)
+T_SIZE = 7
+# cards by rank: rows of ``K``
+K_LEFT, K_HIDDEN, K_VIEW = range(3)
+K_SIZE = 3
+# the coup dealt: indexes into ``X``
+X_PT, X_BT, X_PCARDS, X_BCARDS, X_PPAIR, X_BPAIR, X_WINNER = range(7)
+X_SIZE = 7
 
 
 @njit(cache=True)
@@ -302,7 +199,296 @@ def expected_values(rp, counts, num, ev):  # type: ignore[no-untyped-def]
 
 
 # --------------------------------------------------------------------------------------------------
+# the shoe and the record
+
+
+@njit(cache=True, inline="always")
+def value(c):  # type: ignore[no-untyped-def]
+    """A card's baccarat value: 1-9 for A-9, 0 for the ten-value cards."""
+    r = c % 13
+    return r + 1 if r < 9 else 0
+
+
+@njit(cache=True, inline="always")
+def new_shoe(rp, shoe, rng, T, K):  # type: ignore[no-untyped-def]
+    """Every card back (the array always holds the whole shoe, in some order), the cut card placed."""
+    T[T_POS] = 0
+    T[T_CUT_COUP] = -1
+    T[T_COUP] = 0
+    for r in range(13):
+        K[K_LEFT, r] = 4 * rp[R_DECKS]
+        K[K_HIDDEN, r] = 0
+    mode = 0 if rp[R_CONTINUOUS] else rp[R_CUT_MODE]
+    if mode == 0:
+        T[T_CUT] = -1
+    elif mode == 1:
+        T[T_CUT] = rp[R_CUT_A]
+    else:
+        low = rp[R_CUT_A]
+        from_end = low + below(rng, rp[R_CUT_B] - low + 1)
+        T[T_CUT] = max(0, shoe.shape[0] - from_end)
+
+
+@njit(cache=True, inline="always")
+def draw(rp, shoe, rng, T, K, stats, rec, dest):  # type: ignore[no-untyped-def]
+    """The next card of the lazily shuffled shoe; the cut card comes out with the card at ``T[T_CUT]``."""
+    pos = T[T_POS]
+    n = shoe.shape[0]
+    if pos >= n:
+        stats[S_ERROR] = 1
+        return np.int64(-1)
+    j = pos + below(rng, n - pos)
+    c = shoe[j]
+    shoe[j] = shoe[pos]
+    shoe[pos] = c
+    if pos == T[T_CUT] and T[T_CUT_COUP] < 0:
+        T[T_CUT_COUP] = max(T[T_COUP], 1)  # shoe-start burns belong to the first coup
+    T[T_POS] = pos + 1
+    K[K_LEFT, c % 13] -= 1
+    if rp[R_RECORD]:
+        record_card(rec, c, dest)
+    return np.int64(c)
+
+
+@njit(cache=True, inline="always")
+def burn(rp, shoe, rng, T, K, stats, rec, count, dest):  # type: ignore[no-untyped-def]
+    """``count`` cards burned face down."""
+    for _ in range(count):
+        c = draw(rp, shoe, rng, T, K, stats, rec, dest)
+        K[K_HIDDEN, c % 13] += 1
+
+
+@njit(cache=True, inline="always")
+def start_burns(rp, shoe, rng, T, K, stats, rec):  # type: ignore[no-untyped-def]
+    """The shoe-start burn (Art. 2.1): the first card turned, then as many as its value, or a count."""
+    burns = rp[R_BURN_N]
+    if rp[R_BURN_MODE] == 1:
+        first = value(draw(rp, shoe, rng, T, K, stats, rec, D_FIRST))
+        burns = first if first > 0 else 10
+    elif rp[R_BURN_MODE] == 0:
+        burns = 0
+    burn(rp, shoe, rng, T, K, stats, rec, burns, D_START_BURN)
+
+
+@njit(cache=True, inline="always")
+def record_card(rec, c, dest):  # type: ignore[no-untyped-def]
+    cards, dests, _, _, rst = rec
+    i = rst[RST_CARDS]
+    if i < cards.shape[0]:
+        cards[i] = c
+        dests[i] = dest
+        rst[RST_CARDS] = i + 1
+    else:
+        rst[RST_OVERFLOW] = 1
+
+
+@njit(cache=True, inline="always")
+def record_coup(rp, T, X, g, live, rec, demo, last, card_start):  # type: ignore[no-untyped-def]
+    """A row of ``W_*`` for the coup just dealt, and its expected values (NaN: none)."""
+    _, _, rows, evs, rst = rec
+    ev = live[2]
+    w = rst[RST_ROWS]
+    if w >= rows.shape[0]:
+        rst[RST_OVERFLOW] = 1
+        return
+    rows[w, W_SHOE] = T[T_SHOE]
+    rows[w, W_COUP] = T[T_COUP]
+    rows[w, W_DEMO] = demo
+    rows[w, W_LAST] = last
+    rows[w, W_CARD_START] = card_start
+    rows[w, W_CARD_END] = rst[RST_CARDS]
+    rows[w, W_CUT] = T[T_CUT]
+    rows[w, W_WINNER] = X[X_WINNER]
+    for s in range(SPOTS):
+        rows[w, W_GAIN + s] = g[s]
+        evs[w, s] = ev[s] if rp[R_LIVE] and not demo else np.nan
+    rst[RST_ROWS] = w + 1
+
+
+# --------------------------------------------------------------------------------------------------
+# one coup, as BaccaratTable deals it
+
+
+@njit(cache=True, inline="always")
+def live_edges(rp, tableau, K, live, stats):  # type: ignore[no-untyped-def]
+    """Each spot's exact expectation for the cards counted (``R_LIVE``: those left, or those unseen)."""
+    counts, num, ev = live
+    nat, pdraw, bstood, bthird = tableau
+    for r in range(13):
+        K[K_VIEW, r] = K[K_LEFT, r] + (K[K_HIDDEN, r] if rp[R_LIVE] == 2 else 0)
+    count_coups(K[K_VIEW], nat, pdraw, bstood, bthird, counts)
+    expected_values(rp, counts, num, ev)
+    stats[S_LIVE_COUPS] += 1
+
+
+@njit(cache=True, inline="always")
+def deal_coup(rp, tableau, shoe, rng, T, K, stats, rec, X):  # type: ignore[no-untyped-def]
+    """Art. 7: player, banker, player, banker; Art. 9: the third cards. The result goes to ``X``."""
+    nat, pdraw, bstood, bthird = tableau
+    p1 = draw(rp, shoe, rng, T, K, stats, rec, D_PLAYER)
+    b1 = draw(rp, shoe, rng, T, K, stats, rec, D_BANKER)
+    p2 = draw(rp, shoe, rng, T, K, stats, rec, D_PLAYER)
+    b2 = draw(rp, shoe, rng, T, K, stats, rec, D_BANKER)
+    pt = (value(p1) + value(p2)) % 10
+    bt = (value(b1) + value(b2)) % 10
+    player_cards = 2
+    banker_cards = 2
+    if not (nat[pt] or nat[bt]):  # Art. 9: a natural, both stand
+        if pdraw[pt]:  # Art. 9.1-9.2
+            x = value(draw(rp, shoe, rng, T, K, stats, rec, D_PLAYER))
+            player_cards = 3
+            pt = (pt + x) % 10
+            if bthird[bt, x]:  # Art. 9.3-9.4
+                bt = (bt + value(draw(rp, shoe, rng, T, K, stats, rec, D_BANKER))) % 10
+                banker_cards = 3
+        elif bstood[bt]:  # Art. 9.3(6)
+            bt = (bt + value(draw(rp, shoe, rng, T, K, stats, rec, D_BANKER))) % 10
+            banker_cards = 3
+    X[X_PT] = pt
+    X[X_BT] = bt
+    X[X_PCARDS] = player_cards
+    X[X_BCARDS] = banker_cards
+    X[X_PPAIR] = (p1 % 13) == (p2 % 13)
+    X[X_BPAIR] = (b1 % 13) == (b2 % 13)
+    X[X_WINNER] = 0 if bt > pt else (1 if pt > bt else 2)
+
+
+@njit(cache=True, inline="always")
+def count_outcome(tableau, X, stats):  # type: ignore[no-untyped-def]
+    """A coup with bets into the statistics: winner, banker 6s, naturals, pairs, third cards."""
+    nat = tableau[0]
+    pt = X[X_PT]
+    bt = X[X_BT]
+    stats[S_COUPS] += 1
+    if X[X_WINNER] == 0:
+        stats[S_BANKER] += 1
+        if bt == 6:
+            stats[S_BANKER_SIX_TWO if X[X_BCARDS] == 2 else S_BANKER_SIX_THREE] += 1
+    elif X[X_WINNER] == 1:
+        stats[S_PLAYER] += 1
+    else:
+        stats[S_TIE] += 1
+    pnat = 1 if X[X_PCARDS] == 2 and nat[pt] else 0
+    bnat = 1 if X[X_BCARDS] == 2 and nat[bt] else 0
+    stats[S_PLAYER_NATURAL] += pnat
+    stats[S_BANKER_NATURAL] += bnat
+    stats[S_NATURAL] += max(pnat, bnat)
+    stats[S_PLAYER_PAIR] += X[X_PPAIR]
+    stats[S_BANKER_PAIR] += X[X_BPAIR]
+    stats[S_PLAYER_THIRD] += X[X_PCARDS] - 2
+    stats[S_BANKER_THIRD] += X[X_BCARDS] - 2
+
+
+@njit(cache=True, inline="always")
+def settle(rp, X, g):  # type: ignore[no-untyped-def]
+    """Each spot's gain on one unit (Art. 12, 17, 18; a tie returns the player and banker stakes)."""
+    unit = rp[R_UNIT]
+    winner = X[X_WINNER]
+    bt = X[X_BT]
+    if winner == 2:
+        g[PLAYER] = 0
+        g[BANKER] = 0
+        g[TIE] = rp[R_PAY_TIE]
+    elif winner == 1:
+        g[PLAYER] = unit
+        g[BANKER] = -unit
+        g[TIE] = -unit
+    else:
+        g[PLAYER] = -unit
+        g[BANKER] = rp[R_PAY_BANKER_SIX] if bt == 6 else rp[R_PAY_BANKER]
+        g[TIE] = -unit
+    g[PLAYER_PAIR] = rp[R_PAY_PAIR] if X[X_PPAIR] else -unit
+    g[BANKER_PAIR] = rp[R_PAY_PAIR] if X[X_BPAIR] else -unit
+    if winner == 0 and bt == 6:  # 2018 amendment: a banker 6 that ties loses
+        g[LUCKY_6] = rp[R_PAY_L6_TWO] if X[X_BCARDS] == 2 else rp[R_PAY_L6_THREE]
+    else:
+        g[LUCKY_6] = -unit if rp[R_LUCKY] else 0
+
+
+@njit(cache=True, inline="always")
+def add_gains(rp, g, live, stats, fstats):  # type: ignore[no-untyped-def]
+    """The gains into the statistics; with live edges, by whether the spot's expectation was positive."""
+    _, num, ev = live
+    for s in range(SPOTS if rp[R_LUCKY] else SPOTS - 1):
+        stats[S_GAIN + s] += g[s]
+        stats[S_GAIN2 + s] += g[s] * g[s]
+        if rp[R_LIVE]:
+            fstats[F_EV_ALL + s] += ev[s]
+            if ev[s] > fstats[F_EV_MAX + s]:
+                fstats[F_EV_MAX + s] = ev[s]
+            if num[s] > 0:
+                stats[S_POS + s] += 1
+                stats[S_POS_GAIN + s] += g[s]
+                stats[S_POS_GAIN2 + s] += g[s] * g[s]
+                fstats[F_EV_POS + s] += ev[s]
+
+
+@njit(cache=True, inline="always")
+def is_last(rp, T):  # type: ignore[no-untyped-def]
+    """Art. 3.1: the coup of the cut card is the last, or one more follows; Art. 7.2: every coup."""
+    if rp[R_CONTINUOUS]:
+        return True
+    if T[T_CUT_COUP] < 0:
+        return False
+    return T[T_COUP] >= T[T_CUT_COUP] + (0 if rp[R_AT_LAST] else 1)
+
+
+# --------------------------------------------------------------------------------------------------
 # chunks of coups
+
+
+@njit(cache=True, inline="always")
+def play_coup(rp, tableau, shoe, rng, T, K, X, g, live, stats, fstats, rec):  # type: ignore[no-untyped-def]
+    """The next coup of the shoe (a demonstration coup or one with bets); False where the shoe has too
+    few cards left for it (an error)."""
+    T[T_COUP] += 1
+    continuous = rp[R_CONTINUOUS] != 0
+    demo = (not continuous) and T[T_COUP] <= rp[R_DEMO]
+    if rp[R_LIVE] and not demo:
+        live_edges(rp, tableau, K, live, stats)
+    if not continuous and T[T_COUP] >= 2:  # Art. 8: from the second coup on
+        burn(rp, shoe, rng, T, K, stats, rec, rp[R_BURN_EACH], D_COUP_BURN)
+    if shoe.shape[0] - T[T_POS] < 6:
+        stats[S_ERROR] = 1
+        return False, demo
+    deal_coup(rp, tableau, shoe, rng, T, K, stats, rec, X)
+    if demo:
+        stats[S_DEMO] += 1
+        g[:] = 0
+    else:
+        T[T_DONE] += 1
+        count_outcome(tableau, X, stats)
+        settle(rp, X, g)
+        add_gains(rp, g, live, stats, fstats)
+    return True, demo
+
+
+@njit(cache=True, inline="always")
+def play_shoe(rp, tableau, shoe, rng, T, K, X, g, live, stats, fstats, rec, coups):  # type: ignore[no-untyped-def]
+    """A new shoe, its start burns, and its coups until its last or the chunk's ``coups``."""
+    rst = rec[4]
+    new_shoe(rp, shoe, rng, T, K)
+    stats[S_SHOES] += 1
+    card_start = rst[RST_CARDS]
+    if not rp[R_CONTINUOUS]:
+        start_burns(rp, shoe, rng, T, K, stats, rec)
+    betting = 0
+    while T[T_DONE] < coups and stats[S_ERROR] == 0:
+        dealt, demo = play_coup(rp, tableau, shoe, rng, T, K, X, g, live, stats, fstats, rec)
+        if not dealt:
+            break
+        betting += 0 if demo else 1
+        last = is_last(rp, T)
+        if rp[R_RECORD]:
+            record_coup(rp, T, X, g, live, rec, demo, last, card_start)
+            card_start = rst[RST_CARDS]
+        if last:
+            T[T_EMPTY] = T[T_EMPTY] + 1 if betting == 0 else 0
+            if T[T_EMPTY] >= EMPTY_SHOES:
+                stats[S_ERROR] = 2
+            break
+    stats[S_CARDS] += T[T_POS]
+    T[T_SHOE] += 1
 
 
 @njit(cache=True, nogil=True)  # nogil: a Dask worker's threads play chunks side by side
@@ -314,223 +500,42 @@ def run_chunk(  # type: ignore[no-untyped-def]
     ``stats`` (``S_*``) and ``fstats`` (``F_*``) are filled in. With ``rp[R_RECORD]`` every card drawn
     and its destination (``D_*``) goes to ``rec_cards``/``rec_dest``, every coup (demonstration coups
     included) to a row of ``rec_rows`` (``W_*``) and, with live edges, its expected values to ``rec_ev``;
-    ``rst``: cards recorded, rows recorded, overflow flag.
+    ``rst``: cards recorded, rows recorded, overflow flag (``RST_*``).
     """
-    decks = rp[R_DECKS]
-    n = decks * 52
-    shoe = np.empty(n, dtype=np.int8)
-    for i in range(n):
+    shoe = np.empty(rp[R_DECKS] * 52, dtype=np.int8)
+    for i in range(shoe.shape[0]):
         shoe[i] = i % 52
-    counts = np.zeros(13, dtype=np.int64)  # cards left in the shoe, by rank
-    hidden = np.zeros(13, dtype=np.int64)  # cards burned face down this shoe, by rank
-    view = np.zeros(13, dtype=np.int64)
-    ccount = np.zeros(C_SIZE, dtype=np.int64)
+    T = np.zeros(T_SIZE, dtype=np.int64)
+    K = np.zeros((K_SIZE, 13), dtype=np.int64)
+    X = np.zeros(X_SIZE, dtype=np.int64)
+    g = np.zeros(SPOTS, dtype=np.int64)
+    counts = np.zeros(C_SIZE, dtype=np.int64)
     num = np.zeros(SPOTS, dtype=np.int64)
     ev = np.zeros(SPOTS, dtype=np.float64)
-    g = np.zeros(SPOTS, dtype=np.int64)
-    # st: position, cut-card position (-1 none), coup during which the cut card came out (-1: not yet),
-    # the coup under way
-    st = np.zeros(4, dtype=np.int64)
-    continuous = rp[R_CONTINUOUS] != 0
-    record = rp[R_RECORD] != 0
-    live = rp[R_LIVE]
-    unit = rp[R_UNIT]
-    lucky = rp[R_LUCKY] != 0
-    spots = SPOTS if lucky else SPOTS - 1
+    play_chunk(
+        rp, nat, pdraw, bstood, bthird, coups, rng, stats, fstats, rec_cards, rec_dest, rec_rows, rec_ev, rst, shoe,
+        T, K, X, g, counts, num, ev,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def play_chunk(  # type: ignore[no-untyped-def]
+    rp, nat, pdraw, bstood, bthird, coups, rng, stats, fstats, rec_cards, rec_dest, rec_rows, rec_ev, rst, shoe,
+    T, K, X, g, counts, num, ev,
+):  # fmt: skip
+    """The shoes of :func:`run_chunk`, over its state record (the arrays it made), borrowed
+    (:func:`croupier.sim.borrowed.borrow`: run_chunk holds them until this returns)."""
+    rp, rng, stats, fstats, shoe, T, K, X, g = (
+        borrow(rp), borrow(rng), borrow(stats), borrow(fstats), borrow(shoe), borrow(T), borrow(K), borrow(X),
+        borrow(g),
+    )  # fmt: skip
+    tableau = (borrow(nat), borrow(pdraw), borrow(bstood), borrow(bthird))
+    live = (borrow(counts), borrow(num), borrow(ev))
+    rec = (borrow(rec_cards), borrow(rec_dest), borrow(rec_rows), borrow(rec_ev), borrow(rst))
     for s in range(F_EV_MAX, F_EV_MAX + SPOTS):
         fstats[s] = -np.inf
-
-    def draw(dest):  # type: ignore[no-untyped-def]
-        """The next card of the lazily shuffled shoe; the cut card comes out with the card at ``st[1]``."""
-        pos = st[0]
-        if pos >= n:
-            stats[S_ERROR] = 1
-            return np.int64(-1)
-        j = pos + below(rng, n - pos)
-        c = shoe[j]
-        shoe[j] = shoe[pos]
-        shoe[pos] = c
-        if pos == st[1] and st[2] < 0:
-            st[2] = max(st[3], 1)  # shoe-start burns belong to the first coup
-        st[0] = pos + 1
-        counts[c % 13] -= 1
-        if record:
-            i = rst[RST_CARDS]
-            if i < rec_cards.shape[0]:
-                rec_cards[i] = c
-                rec_dest[i] = dest
-                rst[RST_CARDS] = i + 1
-            else:
-                rst[RST_OVERFLOW] = 1
-        return np.int64(c)
-
-    def value(c):  # type: ignore[no-untyped-def]
-        r = c % 13
-        return r + 1 if r < 9 else 0
-
-    done = 0
-    shoe_number = 0
-    empty = 0  # shoes in a row without a coup with bets
-    while done < coups and stats[S_ERROR] == 0:
-        # a new shoe: every card back (the array always holds the whole shoe, in some order)
-        st[0] = 0
-        st[2] = -1
-        st[3] = 0
-        for r in range(13):
-            counts[r] = 4 * decks
-            hidden[r] = 0
-        mode = 0 if continuous else rp[R_CUT_MODE]
-        if mode == 0:
-            st[1] = -1
-        elif mode == 1:
-            st[1] = rp[R_CUT_A]
-        else:
-            low = rp[R_CUT_A]
-            from_end = low + below(rng, rp[R_CUT_B] - low + 1)
-            st[1] = max(0, n - from_end)
-        stats[S_SHOES] += 1
-        card_start = rst[RST_CARDS]
-        if not continuous:
-            burns = rp[R_BURN_N]
-            if rp[R_BURN_MODE] == 1:  # Art. 2.1: the first card turned, then as many as its value
-                first = draw(D_FIRST)
-                burns = value(first) if value(first) > 0 else 10
-            elif rp[R_BURN_MODE] == 0:
-                burns = 0
-            for _ in range(burns):
-                c = draw(D_START_BURN)
-                hidden[c % 13] += 1
-        coup = 0
-        betting = 0
-        while done < coups and stats[S_ERROR] == 0:
-            coup += 1
-            st[3] = coup
-            demo = (not continuous) and coup <= rp[R_DEMO]
-            if live and not demo:
-                for r in range(13):
-                    view[r] = counts[r] + (hidden[r] if live == 2 else 0)
-                count_coups(view, nat, pdraw, bstood, bthird, ccount)
-                expected_values(rp, ccount, num, ev)
-                stats[S_LIVE_COUPS] += 1
-            if not continuous and coup >= 2:
-                for _ in range(rp[R_BURN_EACH]):  # Art. 8: from the second coup on
-                    c = draw(D_COUP_BURN)
-                    hidden[c % 13] += 1
-            if n - st[0] < 6:
-                stats[S_ERROR] = 1
-                break
-            # Art. 7: player, banker, player, banker
-            p1 = draw(D_PLAYER)
-            b1 = draw(D_BANKER)
-            p2 = draw(D_PLAYER)
-            b2 = draw(D_BANKER)
-            pt = (value(p1) + value(p2)) % 10
-            bt = (value(b1) + value(b2)) % 10
-            player_cards = 2
-            banker_cards = 2
-            if not (nat[pt] or nat[bt]):  # Art. 9: a natural, both stand
-                if pdraw[pt]:  # Art. 9.1-9.2
-                    p3 = draw(D_PLAYER)
-                    player_cards = 3
-                    x = value(p3)
-                    pt = (pt + x) % 10
-                    if bthird[bt, x]:  # Art. 9.3-9.4
-                        bt = (bt + value(draw(D_BANKER))) % 10
-                        banker_cards = 3
-                elif bstood[bt]:  # Art. 9.3(6)
-                    bt = (bt + value(draw(D_BANKER))) % 10
-                    banker_cards = 3
-            winner = 0 if bt > pt else (1 if pt > bt else 2)
-            player_pair = (p1 % 13) == (p2 % 13)
-            banker_pair = (b1 % 13) == (b2 % 13)
-            if demo:
-                stats[S_DEMO] += 1
-                for s in range(SPOTS):
-                    g[s] = 0
-            else:
-                done += 1
-                betting += 1
-                stats[S_COUPS] += 1
-                if winner == 0:
-                    stats[S_BANKER] += 1
-                    if bt == 6:
-                        stats[S_BANKER_SIX_TWO if banker_cards == 2 else S_BANKER_SIX_THREE] += 1
-                elif winner == 1:
-                    stats[S_PLAYER] += 1
-                else:
-                    stats[S_TIE] += 1
-                pnat = 1 if player_cards == 2 and nat[pt] else 0
-                bnat = 1 if banker_cards == 2 and nat[bt] else 0
-                stats[S_PLAYER_NATURAL] += pnat
-                stats[S_BANKER_NATURAL] += bnat
-                stats[S_NATURAL] += max(pnat, bnat)
-                stats[S_PLAYER_PAIR] += 1 if player_pair else 0
-                stats[S_BANKER_PAIR] += 1 if banker_pair else 0
-                stats[S_PLAYER_THIRD] += player_cards - 2
-                stats[S_BANKER_THIRD] += banker_cards - 2
-                # Art. 12, 17, 18; a tie returns the player and banker stakes
-                if winner == 2:
-                    g[PLAYER] = 0
-                    g[BANKER] = 0
-                    g[TIE] = rp[R_PAY_TIE]
-                elif winner == 1:
-                    g[PLAYER] = unit
-                    g[BANKER] = -unit
-                    g[TIE] = -unit
-                else:
-                    g[PLAYER] = -unit
-                    g[BANKER] = rp[R_PAY_BANKER_SIX] if bt == 6 else rp[R_PAY_BANKER]
-                    g[TIE] = -unit
-                g[PLAYER_PAIR] = rp[R_PAY_PAIR] if player_pair else -unit
-                g[BANKER_PAIR] = rp[R_PAY_PAIR] if banker_pair else -unit
-                if winner == 0 and bt == 6:  # 2018 amendment: a banker 6 that ties loses
-                    g[LUCKY_6] = rp[R_PAY_L6_TWO] if banker_cards == 2 else rp[R_PAY_L6_THREE]
-                else:
-                    g[LUCKY_6] = -unit if lucky else 0
-                for s in range(spots):
-                    stats[S_GAIN + s] += g[s]
-                    stats[S_GAIN2 + s] += g[s] * g[s]
-                    if live:
-                        fstats[F_EV_ALL + s] += ev[s]
-                        if ev[s] > fstats[F_EV_MAX + s]:
-                            fstats[F_EV_MAX + s] = ev[s]
-                        if num[s] > 0:
-                            stats[S_POS + s] += 1
-                            stats[S_POS_GAIN + s] += g[s]
-                            stats[S_POS_GAIN2 + s] += g[s] * g[s]
-                            fstats[F_EV_POS + s] += ev[s]
-            # Art. 3.1: the coup of the cut card is the last, or one more follows; Art. 7.2: every coup
-            if continuous:
-                last = True
-            elif st[2] < 0:
-                last = False
-            else:
-                last = coup >= st[2] + (0 if rp[R_AT_LAST] else 1)
-            if record:
-                w = rst[RST_ROWS]
-                if w < rec_rows.shape[0]:
-                    rec_rows[w, W_SHOE] = shoe_number
-                    rec_rows[w, W_COUP] = coup
-                    rec_rows[w, W_DEMO] = demo
-                    rec_rows[w, W_LAST] = last
-                    rec_rows[w, W_CARD_START] = card_start
-                    rec_rows[w, W_CARD_END] = rst[RST_CARDS]
-                    rec_rows[w, W_CUT] = st[1]
-                    rec_rows[w, W_WINNER] = winner
-                    for s in range(SPOTS):
-                        rec_rows[w, W_GAIN + s] = g[s]
-                        rec_ev[w, s] = ev[s] if live and not demo else np.nan
-                    rst[RST_ROWS] = w + 1
-                else:
-                    rst[RST_OVERFLOW] = 1
-                card_start = rst[RST_CARDS]
-            if last:
-                empty = empty + 1 if betting == 0 else 0
-                if empty >= EMPTY_SHOES:
-                    stats[S_ERROR] = 2
-                break
-        stats[S_CARDS] += st[0]
-        shoe_number += 1
+    while T[T_DONE] < coups and stats[S_ERROR] == 0:
+        play_shoe(rp, tableau, shoe, rng, T, K, X, g, live, stats, fstats, rec, coups)
 
 
 @njit(cache=True, parallel=True)
@@ -543,7 +548,7 @@ def run_chunks(rp, nat, pdraw, bstood, bthird, sizes, first, seed, stats, fstats
         rec_dest = np.zeros(1, dtype=np.int8)
         rec_rows = np.zeros((1, W_SIZE), dtype=np.int64)
         rec_ev = np.zeros((1, SPOTS), dtype=np.float64)
-        rst = np.zeros(3, dtype=np.int64)
+        rst = np.zeros(RST_SIZE, dtype=np.int64)
         run_chunk(
             rp, nat, pdraw, bstood, bthird, sizes[i], rng, stats[i], fstats[i], rec_cards, rec_dest, rec_rows, rec_ev,
             rst,

@@ -398,7 +398,7 @@ def chunk_statistics(plan: _Plan, first_chunk: int, sizes: IntArray) -> tuple[In
         dest = np.zeros(1, dtype=np.int64)
         dec = np.zeros((1, 3), dtype=np.int64)
         rows = np.zeros((1, k.W_SIZE), dtype=np.int64)
-        rst = np.zeros(4, dtype=np.int64)
+        rst = np.zeros(k.RST_SIZE, dtype=np.int64)
         k.run_chunk(
             rp, first, split_hand, resplit, more, by_cards, links, plan.rules.decks, int(sizes[i]), rng, stats[i],
             hist[i], empty8, dest, dec, rows, rst,
@@ -476,15 +476,15 @@ def record_blackjack(
         dest = np.zeros(capacity, dtype=np.int64)
         decisions = np.zeros((capacity, 3), dtype=np.int64)
         rows = np.zeros((16 + 2 * count, k.W_SIZE), dtype=np.int64)
-        rst = np.zeros(4, dtype=np.int64)
+        rst = np.zeros(k.RST_SIZE, dtype=np.int64)
         rng = generator.seed_state(words, chunk)
         k.run_chunk(
             rp, first, split_hand, resplit, more, by_cards, links, rules.decks, count, rng, stats[chunk], hist[chunk],
             cards, dest, decisions, rows, rst,
         )  # fmt: skip
-        if rst[2]:
+        if rst[k.RST_OVERFLOW]:
             raise SimulationError("the record overflowed its arrays; record fewer rounds")
-        for w in range(int(rst[3])):
+        for w in range(int(rst[k.RST_ROUNDS])):
             row = rows[w]
             voided = bool(row[k.W_VOID])
             span = range(int(row[k.W_CARD_START]), int(row[k.W_CARD_END]))

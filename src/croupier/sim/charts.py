@@ -19,7 +19,7 @@ From the analysis (:func:`strategy_from_analysis`), the analysis's own strategy,
 the best option of each two-card hand of :func:`croupier.math.blackjack.analyze_blackjack`; a split
 hand plays as the analysis assumes (the option its cards take unsplit, less what a split hand may not
 do, and every pair resplit while the rules allow); a hand of three cards or more hits or stands by its
-exact cards, by the analysis's recursion (:func:`croupier.sim.kernels.hit_by_composition`).
+exact cards, by the analysis's recursion (:func:`croupier.sim.composition.hit_by_composition`).
 ``more`` is then a fallback by total: hit where the two-card hands of that total (without pairs,
 unless no other hand makes it, and without suited 6-7-8 hands, whose hit counts the bonus) gain more
 by hitting than by standing, weighted by their probabilities.
@@ -50,7 +50,7 @@ import numpy.typing as npt
 from croupier.blackjack.rules import DOUBLE_TOTALS, Rules
 from croupier.codes import DOUBLE, HIT, OPTION_CODES, SPLIT, STAND, SURRENDER
 from croupier.errors import CroupierError
-from croupier.sim.kernels import hit_by_composition
+from croupier.sim.composition import hit_by_composition
 
 Table = npt.NDArray[np.int8]
 
