@@ -100,15 +100,22 @@ def analyze_blackjack(
 
 @app.command()
 def warm() -> None:
-    """Compile the analysis' kernels ahead of time and store its tables (run by the install; about a minute)."""
-    from croupier.warm import build
+    """Compile every kernel before its first use: the analysis ahead of time, the simulators into numba's cache
+    (run by the install)."""
+    from croupier.warm import build, warm_simulators
 
     try:
         path = build()
     except Exception as error:  # no C compiler, an unwritable folder: the JIT kernels still work
         sys.stdout.write(f"Not compiled ahead of time ({type(error).__name__}: {error}); numba's JIT is used\n")
+    else:
+        sys.stdout.write(f"Analysis kernels compiled ahead of time: {path}\n")
+    try:
+        seconds = warm_simulators()
+    except Exception as error:  # an unwritable cache: the simulators compile on their first run instead
+        sys.stdout.write(f"Simulators not compiled ({type(error).__name__}: {error}); they compile on first use\n")
         return
-    sys.stdout.write(f"Analysis kernels compiled ahead of time: {path}\n")
+    sys.stdout.write(f"Simulator kernels compiled into numba's cache in {seconds:.0f} s\n")
 
 
 @app.command()

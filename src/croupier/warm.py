@@ -45,3 +45,27 @@ def build() -> Path:
     shoe = np.array([4.0] * 9 + [16.0])
     bj_kernels.dealer_probs(empty, np.ones(1, dtype=np.bool_), shoe, False, *arrays, table.max_count)
     return directory / f"{aot.MODULE}{importlib.machinery.EXTENSION_SUFFIXES[0]}"
+
+
+def warm_simulators() -> float:
+    """Compile the simulators' numba kernels into numba's cache by playing a few rounds of each (blackjack
+    one box and seven, the recorder, baccarat with and without the live edges), so that the first
+    ``croupier simulate`` runs at the speed of the second; returns the seconds it took."""
+    import time
+
+    from croupier.baccarat.presets import baccarat_rules
+    from croupier.blackjack.presets import blackjack_rules
+    from croupier.sim.baccarat import simulate_baccarat
+    from croupier.sim.blackjack import record_blackjack, simulate_blackjack
+
+    started = time.perf_counter()
+    for preset in ("macau-1983", "live-online"):
+        rules = blackjack_rules(preset)
+        simulate_blackjack(rules, 200, boxes=1)
+        simulate_blackjack(rules, 200, boxes=7, shuffle="continuous")
+        record_blackjack(rules, 2)
+    coup_rules = baccarat_rules("macau")
+    simulate_baccarat(coup_rules, 200)
+    simulate_baccarat(coup_rules, 200, shuffle="continuous")
+    simulate_baccarat(coup_rules, 200, live_edges=True)
+    return time.perf_counter() - started

@@ -82,6 +82,30 @@ def test_warm_without_a_compiler_says_so_and_succeeds(monkeypatch: pytest.Monkey
         raise OSError("no C compiler")
 
     monkeypatch.setattr(croupier.warm, "build", no_compiler)
+    monkeypatch.setattr(croupier.warm, "warm_simulators", lambda: 12.4)
     result = CliRunner().invoke(app, ["warm"])
     assert result.exit_code == 0
-    assert result.output == "Not compiled ahead of time (OSError: no C compiler); numba's JIT is used\n"
+    assert result.output == (
+        "Not compiled ahead of time (OSError: no C compiler); numba's JIT is used\n"
+        "Simulator kernels compiled into numba's cache in 12 s\n"
+    )
+
+
+def test_warm_with_an_unwritable_cache_says_so_and_succeeds(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The simulators' cache that cannot be written is one line too: they compile on first use instead."""
+    from typer.testing import CliRunner
+
+    import croupier.warm
+    from croupier.cli import app
+
+    def unwritable() -> float:
+        raise PermissionError("read-only cache")
+
+    monkeypatch.setattr(croupier.warm, "build", lambda: tmp_path / "built.so")
+    monkeypatch.setattr(croupier.warm, "warm_simulators", unwritable)
+    result = CliRunner().invoke(app, ["warm"])
+    assert result.exit_code == 0
+    assert result.output == (
+        f"Analysis kernels compiled ahead of time: {tmp_path / 'built.so'}\n"
+        "Simulators not compiled (PermissionError: read-only cache); they compile on first use\n"
+    )

@@ -20,7 +20,7 @@ from croupier.math import bj_kernels as bj
 def hit_by_composition(cards, size, hard, plus, hands, dmat, shoe, infinite, peek):  # type: ignore[no-untyped-def]
     """``out[u, r]``: 1 where the hand of composition ``r`` hits against up-card ``u``, else 0.
 
-    The recursion of :func:`croupier.math.bj_kernels.solve` for hit or stand (its ``cont_v``), with its
+    The recursion of :func:`croupier.math.bj_solve.solve` for hit or stand (its ``cont_v``), with its
     conventions: values joint with no dealer natural where the dealer peeks, a hand of 21 stands,
     hands taken most cards first so that a hand's value uses those one card longer.
     """
