@@ -23,8 +23,9 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, cast
 
+from croupier.baccarat.moves import PlaceBet
 from croupier.baccarat.presets import baccarat_rules
-from croupier.baccarat.rules import Rules, Spot
+from croupier.baccarat.rules import Rules
 from croupier.baccarat.state import (
     Automation,
     BaccaratTable,
@@ -223,8 +224,7 @@ def _place(table: BaccaratTable, number: int, index: int, bet: object, demo: boo
     try:
         if demo:
             raise TranscriptError("a demonstration coup takes no bets (Art. 2.2)")
-        table.verify_place_bet(player, spot, amount)
-        table.place_bet(player, cast(Spot, spot), amount)
+        table.apply(PlaceBet(player, spot, amount))
     except CroupierError as error:
         raise TranscriptError(f"{where}: {error}") from None
 

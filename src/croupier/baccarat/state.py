@@ -35,6 +35,7 @@ from decimal import Decimal
 from typing import TypeVar
 
 from croupier.baccarat import betting, tableau
+from croupier.baccarat.moves import PlayerActions
 from croupier.baccarat.phases import (
     ALL_AUTOMATIONS,
     Automation,
@@ -113,7 +114,7 @@ SIDES: tuple[Side, ...] = ("player", "banker")
 # the table
 
 
-class BaccaratTable:
+class BaccaratTable(PlayerActions):
     """One baccarat table: its rule set, the shoe in play, the coup under way, and every record."""
 
     def __init__(

@@ -40,6 +40,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
+from croupier.baccarat.moves import PlaceBet
 from croupier.baccarat.presets import PRESETS, baccarat_rules
 from croupier.baccarat.rules import Rules, Spot
 from croupier.baccarat.state import BaccaratTable, CardDealt, FirstCardTurned, Phase, shuffled_shoes
@@ -191,7 +192,7 @@ class BaccaratEnv(gym.Env[Observation, np.int64]):
         bets: list[dict[str, str]] = []
         if index:
             spot, amount = self._bet(index)
-            table.place_bet(AGENT, spot, amount)
+            table.apply(PlaceBet(AGENT, spot, amount))
             bets.append({"player": AGENT, "on": spot, "amount": format_amount(amount)})
         table.start_coup()
         result = table.last_result
@@ -228,7 +229,7 @@ class BaccaratEnv(gym.Env[Observation, np.int64]):
                 raise BetError(f"a bet that stood on a tie may only be increased (Art. 18): {standing}")
             return
         spot, amount = self._bet(action)
-        table.verify_place_bet(AGENT, spot, amount)
+        table.verify(PlaceBet(AGENT, spot, amount))
         for (_, stood), stake in standing.items():
             if stood != spot or amount < stake:
                 raise BetError(
@@ -278,7 +279,7 @@ class BaccaratEnv(gym.Env[Observation, np.int64]):
         count = len(self.bet_sizes)
         for s, spot in enumerate(self.spots):
             for k, amount in enumerate(self.bet_sizes):
-                if not table.can_place_bet(AGENT, spot, amount):
+                if not table.can(PlaceBet(AGENT, spot, amount)):
                     continue
                 if any(stood != spot or amount < stake for (_, stood), stake in standing.items()):
                     continue

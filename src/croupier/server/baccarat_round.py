@@ -14,6 +14,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from croupier.baccarat.moves import PlaceBet
 from croupier.baccarat.replay import round_document
 from croupier.baccarat.roads import Coup, roads_document, scoreboard
 from croupier.baccarat.rules import Rules as BaccaratRules
@@ -74,10 +75,10 @@ class BaccaratRound:
         self._seated = list(seated.values())
 
     def verify_bet(self, player: str, spot: str, amount: Decimal) -> None:
-        self.table.verify_place_bet(player, spot, amount)
+        self.table.verify(PlaceBet(player, spot, amount))
 
     def bet(self, player: str, spot: str, amount: Decimal) -> None:
-        self.table.place_bet(player, spot, amount)  # type: ignore[arg-type]
+        self.table.apply(PlaceBet(player, spot, amount))
         self._stakes[(player, spot)] = self._stakes.get((player, spot), Decimal(0)) + amount
 
     @property

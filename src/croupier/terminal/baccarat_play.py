@@ -14,6 +14,7 @@ from decimal import Decimal
 from rich.console import Console
 from rich.text import Text
 
+from croupier.baccarat.moves import PlaceBet
 from croupier.baccarat.presets import baccarat_rules
 from croupier.baccarat.roads import Coup, Letter, scoreboard
 from croupier.baccarat.rules import SPOT_LABELS, Rules, Spot
@@ -150,7 +151,7 @@ class Session:
                 staked = sum(self.table.stakes.values(), ZERO)
                 if staked + amount > self.balance:
                     raise MoneyError(f"you have {format_amount(self.balance - staked)} left to bet")
-                self.table.place_bet(YOU, spot, amount)
+                self.table.apply(PlaceBet(YOU, spot, amount))
                 return
             except CroupierError as error:
                 self.console.print(Text(str(error), style="red"))
