@@ -134,7 +134,7 @@ PARAMS: dict[str, Param] = {
             "a count of cards above the cut card, a range of cards from the end ('20-30'), or none",
             "Art. 2.1, 2.2; online §3.2.2",
         ),
-        Param("min_bet", amount_or_none, "a positive amount, or none", "table limits"),
-        Param("max_bet", amount_or_none, "a positive amount, or none", "table limits"),
+        Param("min_bet", amount_or_none, "a positive amount, or none", "table limits: online §2.1.4; Macau names none"),
+        Param("max_bet", amount_or_none, "a positive amount, or none", "table limits: online §2.1.4; Macau names none"),
     )
 }
