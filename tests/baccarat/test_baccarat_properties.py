@@ -134,7 +134,7 @@ def test_cards_and_money_conserved_and_replay_equals_engine(
     assert net == chips
 
     assert (rule_set.describe()["tie_pays"], rule_set.describe()["pair_pays"]) == ("8:1", "11:1")  # the oracle's
-    # the oracle: every coup's cards drawn by the tableau of RULES §4 and every stake paid as §4 says,
+    # the oracle: every coup's cards drawn by the tableau of docs/rules.md §4 and every stake paid as §4 says,
     # worked out here from the cards in the order the shoe dealt them, not by the engine's code
     standing: dict[tuple[str, str], Fraction] = {}
     placed_now: dict[tuple[str, str], Fraction] = {}
@@ -182,7 +182,7 @@ def test_cards_and_money_conserved_and_replay_equals_engine(
 
 
 def _value(card: str) -> int:
-    """RULES §4: A=1, 2-9 face, T/J/Q/K = 0."""
+    """docs/rules.md §4: A=1, 2-9 face, T/J/Q/K = 0."""
     return 0 if card[0] in "TJQK" else 1 if card[0] == "A" else int(card[0])
 
 
@@ -191,7 +191,7 @@ def _total(cards: list[str]) -> int:
 
 
 def _oracle_coup(dealt: list[str]) -> tuple[list[str], list[str]]:
-    """The two sides' cards from a coup's cards in the order dealt, by RULES §4 (Art. 7, 9): player, banker,
+    """The two sides' cards from a coup's cards in the order dealt, by docs/rules.md §4 (Art. 7, 9): player, banker,
     player, banker; a natural stands both; the player draws on 0-5; the banker by the drawing table.
     Every card the coup dealt must be used, and no more."""
     cards = iter(dealt)
@@ -217,7 +217,7 @@ def _oracle_coup(dealt: list[str]) -> tuple[list[str], list[str]]:
 def _oracle_payout(
     rule_set: Rules, spot: str, stake: Fraction, player: list[str], banker: list[str]
 ) -> tuple[Fraction, Fraction]:
-    """What goes back to the bettor now and what stays on the spot, by RULES §4 (Art. 12, 13, 17, 18; the 2018
+    """What goes back to the bettor now and what stays on the spot, by docs/rules.md §4 (Art. 12, 13, 17, 18; the 2018
     amendment): player 1:1; banker 0.95:1, or 1:1 and a winning 6 1:2 under none_super6; player and banker
     returned on a tie, or left standing under increase_only; tie 8:1; pairs 11:1 on the first two cards'
     rank; lucky 6 12:1 on a two-card banker 6 win, 20:1 on a three-card one."""

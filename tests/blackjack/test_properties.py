@@ -1,4 +1,4 @@
-"""Hypothesis properties of the blackjack engine (DESIGN.md "Habits").
+"""Hypothesis properties of the blackjack engine (conservation of cards and money, deterministic replay).
 
 Random rule sets (every parameter of ``PARAMS`` with random legal values, over both presets) are
 played with random legal decisions (:mod:`croupier.blackjack.autoplay`, seeded through
@@ -581,7 +581,7 @@ def test_legal_actions_pass_verify_and_others_are_refused(rules: Rules, seed: in
 def test_chores_performed_from_outside_give_the_same_rounds(
     rules: Rules, seed: int, automations: frozenset[str], live: bool
 ) -> None:
-    """DESIGN.md: a round whose chores the caller performs (any subset of the automations), or whose
+    """docs/api.md (`automations`): a round whose chores the caller performs (any subset of the automations), or whose
     cards a live dealer's reader supplies one at a time, plays exactly as the automated one."""
     (auto,) = play_shoes(rules, seeded(seed), shoes=1, max_rounds=15)
     rng = seeded(seed)  # the same seed: the driver draws nothing for a chore or a card

@@ -208,7 +208,7 @@ def test_a_timed_out_decision_stands_online_3_6() -> None:
 
 
 def test_legal_actions_is_an_immutable_tuple_of_what_verifies() -> None:
-    """DESIGN.md: legal_actions() returns an immutable tuple."""
+    """docs/api.md: legal_actions() returns an immutable tuple."""
     current = dealt_round("macau-1983", "6H 5D 9S 2C")
     legal = current.legal_actions()
     assert isinstance(legal, tuple)

@@ -491,7 +491,8 @@ def test_one_bet_per_player_per_box_art2_3() -> None:
 
 
 def test_automated_chores_can_be_performed_by_the_caller() -> None:
-    """DESIGN.md: burns, dealing, dealer play and settlement can be left to the engine or done outside."""
+    """docs/api.md (the pending chores): burns, dealing, dealer play and settlement can be left to the
+    engine or done outside."""
     from croupier.blackjack.state import Table
     from croupier.cards import parse_cards
     from croupier.shoe import Shoe
