@@ -503,45 +503,9 @@ def simulate_baccarat_command(
     if as_json:
         sys.stdout.write(json.dumps(document, indent=2) + "\n")
         return
-    from rich.console import Console
-    from rich.table import Table
+    from croupier.terminal.render import render_baccarat_simulation
 
-    exact = analyze_baccarat(table_rules).house_edge
-    table = Table(
-        title=f"{coups:,} coups of {rules} ({shuffle}), seed {seed}: {document['coups_per_second']:,} coups/s"
-    )
-    for column in ("bet", "house edge", "± SE", "exact", "z", "SD"):
-        table.add_column(column, justify="right" if column != "bet" else "left")
-    for spot, bet in document["bets"].items():
-        edge, se = float(bet["house_edge"]), float(bet["se"])
-        truth = float(exact[spot])
-        z = (edge - truth) / se if se else 0.0
-        table.add_row(spot, f"{100 * edge:.4f}%", f"{100 * se:.4f}%", f"{100 * truth:.4f}%", f"{z:+.2f}", bet["sd"][:6])
-    console = Console(highlight=False)
-    console.print(table)
-    frequencies = document["frequencies"]
-    console.print(
-        "Frequencies: "
-        + ", ".join(
-            f"{name} {float(value):.5f}"
-            for name, value in frequencies.items()
-            if name in ("banker", "player", "tie", "natural")
-        )
-    )
-    live = document.get("live_edges")
-    if live:
-        edges = Table(title=f"Before each coup, the exact EV of every bet for the cards left ({live['view']})")
-        for column in ("bet", "coups with EV > 0", "mean EV then", "won per bet then", "± SE"):
-            edges.add_column(column, justify="right" if column != "bet" else "left")
-        for spot, edge in live["bets"].items():
-            edges.add_row(
-                spot,
-                f"{100 * float(edge['frequency']):.3f}%",
-                f"{float(edge['mean_ev_positive']):+.4f}",
-                f"{float(edge['gain_positive']):+.4f}",
-                f"{float(edge['se_positive']):.4f}",
-            )
-        console.print(edges)
+    render_baccarat_simulation(document, analyze_baccarat(table_rules).house_edge, f"{rules} ({shuffle}), seed {seed}")
 
 
 def _seed(text: str) -> int | str:

@@ -1,4 +1,4 @@
-"""Rich tables of the analyses, the strategy chart, the blackjack simulation and the baccarat roads, for the
+"""Rich tables of the analyses, the strategy chart, the simulations and the baccarat roads, for the
 terminal.
 
 The math and game packages build values (:class:`~croupier.math.blackjack.BlackjackAnalysis`,
@@ -10,7 +10,7 @@ output unless a :class:`rich.console.Console` is given.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group
 from rich.table import Table
@@ -117,6 +117,41 @@ def render_blackjack_simulation(result: SimulationResult, console: Console | Non
 
 # --------------------------------------------------------------------------------------------------
 # baccarat
+
+
+def render_baccarat_simulation(
+    document: Mapping[str, Any], exact: Mapping[str, Any], title: str, console: Console | None = None
+) -> None:
+    """Print a baccarat simulation's document for people (``croupier simulate baccarat`` without ``--json``):
+    each bet's simulated edge beside the exact one (``exact``, by spot) with its z-score, the frequencies,
+    and the live edges where the run measured them."""
+    out = console or Console(highlight=False)
+    table = Table(title=f"{document['coups']:,} coups of {title}: {document['coups_per_second']:,} coups/s")
+    for column in ("bet", "house edge", "± SE", "exact", "z", "SD"):
+        table.add_column(column, justify="right" if column != "bet" else "left")
+    for spot, bet in document["bets"].items():
+        edge, se = float(bet["house_edge"]), float(bet["se"])
+        truth = float(exact[spot])
+        z = (edge - truth) / se if se else 0.0
+        table.add_row(spot, f"{100 * edge:.4f}%", f"{100 * se:.4f}%", f"{100 * truth:.4f}%", f"{z:+.2f}", bet["sd"][:6])
+    out.print(table)
+    frequencies = document["frequencies"]
+    shown = ("banker", "player", "tie", "natural")
+    out.print("Frequencies: " + ", ".join(f"{name} {float(v):.5f}" for name, v in frequencies.items() if name in shown))
+    live = document.get("live_edges")
+    if live:
+        edges = Table(title=f"Before each coup, the exact EV of every bet for the cards left ({live['view']})")
+        for column in ("bet", "coups with EV > 0", "mean EV then", "won per bet then", "± SE"):
+            edges.add_column(column, justify="right" if column != "bet" else "left")
+        for spot, edge in live["bets"].items():
+            edges.add_row(
+                spot,
+                f"{100 * float(edge['frequency']):.3f}%",
+                f"{float(edge['mean_ev_positive']):+.4f}",
+                f"{float(edge['gain_positive']):+.4f}",
+                f"{float(edge['se_positive']):.4f}",
+            )
+        out.print(edges)
 
 
 _WIN_EVENT: Mapping[Spot, str] = {
