@@ -36,6 +36,25 @@ def wait_betting(page: Any, margin_ms: int = BETTING_MARGIN_MS, timeout: float =
     return int(page.get_attribute(".table-view", "data-round") or 0)
 
 
+def bet_on_box(page: Any, box: int, tries: int = 3) -> int:
+    """Click box ``box``'s bet button in a betting window with time left until the page shows the bet as
+    the player's; return the round number. A bet the server refused (on a loaded machine its answer can
+    come after the window has closed) is placed again in the next window, as a player would; the page's
+    messages for the refusals are in the failure's text when no window takes it."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    refusals: list[str] = []
+    for _ in range(tries):
+        number = wait_betting(page)
+        page.click(f"#bet-box-{box}")
+        try:
+            page.wait_for_selector(f".box[data-box='{box}'] .bets li.mine", timeout=BETTING_MARGIN_MS + 6_000)
+            return number
+        except PlaywrightTimeout:  # the bet was not taken in this window
+            refusals.append(page.inner_text("#toast") or "(no message)")
+    raise AssertionError(f"no bet on box {box} was taken in {tries} betting windows: {refusals}")
+
+
 def rest(
     base_url: str, method: str, path: str, token: str | None = None, body: Any = None, key: str | None = None
 ) -> Any:

@@ -11,7 +11,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from tests.web.pages import rest, sign_in, token_of, wait_betting
+from tests.web.pages import bet_on_box, rest, sign_in, token_of, wait_betting
 
 ONLINE, BACCARAT = 2, 11  # baccarat-play: a table of this file's own (tests/web/run_server.py)
 LAPTOP, PHONE = (1366, 900), (390, 844)
@@ -221,9 +221,7 @@ def test_blackjack_result_in_view_on_a_phone(new_page: Any, base_url: str, scree
     page = new_page(*PHONE)
     sign_in(page, "chen")
     page.goto(f"/#/table/{ONLINE}")
-    number = wait_betting(page)
-    page.click("#bet-box-2")
-    page.wait_for_selector(".box[data-box='2'] .bets li.mine")
+    number = bet_on_box(page, 2)
     for _ in range(12):
         page.wait_for_function(
             """([r]) => { const t = document.querySelector('.table-view');
