@@ -67,7 +67,23 @@ class LeaveSeat:
 
 
 Action = PlaceBet | Sit | LeaveSeat
-KINDS = ("bet", "sit", "leave_seat")
+"""Everything a player does at a baccarat table."""
+
+TYPES: tuple[type[Action], ...] = (PlaceBet, Sit, LeaveSeat)
+KINDS: tuple[str, ...] = tuple(cls.kind for cls in TYPES)
+"""The action kinds, as the wire names them: ``bet``, ``sit``, ``leave_seat``."""
+
+
+def require(action: object) -> Action:
+    """``action`` itself when it is a baccarat action; anything else (a text, a blackjack action) is
+    refused naming what was held."""
+    if isinstance(action, TYPES):
+        return action
+    names = ", ".join(cls.__name__ for cls in TYPES)
+    raise IllegalActionError(
+        f"not a baccarat action: {action!r} ({type(action).__name__}); the actions are {names} "
+        "(croupier.baccarat.moves; text becomes one through moves.parse)"
+    )
 
 
 def parse(kind: str, **fields: object) -> Action:
@@ -137,8 +153,9 @@ class PlayerActions:
         def leave_seat(self, player: str) -> PlayerLeftSeat: ...
 
     def verify(self, action: Action) -> None:
-        """Raise the rule's error unless ``action`` may be taken now; the table does not change."""
-        match action:
+        """Raise the rule's error unless ``action`` may be taken now; the table does not change. Anything that
+        is not a baccarat action is refused naming what was held."""
+        match require(action):
             case PlaceBet(player, spot, amount, seat):
                 self.verify_place_bet(player, spot, parse_amount(amount, what="bet"), seat)
             case Sit(player, seat):
@@ -156,15 +173,15 @@ class PlayerActions:
 
     def apply(self, action: Action) -> BetPlaced | PlayerSeated | PlayerLeftSeat:
         """Take ``action``, checked as :meth:`verify` checks it (refused whole, changing nothing); returns its
-        record."""
-        match action:
+        record. Anything that is not a baccarat action is refused the same way."""
+        match require(action):
             case PlaceBet(player, spot, amount, seat):
                 return self.place_bet(player, spot, parse_amount(amount, what="bet"), seat)  # type: ignore[arg-type]
             case Sit(player, seat):
                 return self.sit(player, seat)
             case LeaveSeat(player):
                 return self.leave_seat(player)
-        raise IllegalActionError(f"not a baccarat action: {action!r}")  # pragma: no cover - the match is total
+        raise AssertionError(action)  # pragma: no cover - require admits the actions matched above
 
     def legal_actions(self, player: str) -> tuple[LegalMove, ...]:
         """What ``player`` may do now, as an immutable tuple: a bet on each spot still open to them (on their

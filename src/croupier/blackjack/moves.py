@@ -115,8 +115,30 @@ Play = Hit | Stand | Double | Split | Surrender
 Action = Play | Insure | TakeEvenMoney | CloseInsurance
 """Everything a player (or the insurance timer) does at a round."""
 
-KINDS: tuple[str, ...] = ("hit", "stand", "double", "split", "surrender", "insurance", "even_money", "close_insurance")
-"""The action kinds, as the wire and transcripts name them."""
+TYPES: tuple[type[Action], ...] = (Hit, Stand, Double, Split, Surrender, Insure, TakeEvenMoney, CloseInsurance)
+"""The action types, in the order of :data:`KINDS`."""
+
+PLAYS: tuple[type[Play], ...] = (Hit, Stand, Double, Split, Surrender)
+"""The play decisions' types."""
+
+KINDS: tuple[str, ...] = tuple(cls.kind for cls in TYPES)
+"""The action kinds, as the wire and transcripts name them: ``hit``, ``stand``, ``double``, ``split``,
+``surrender``, ``insurance``, ``even_money``, ``close_insurance``."""
+
+BY_KIND: dict[str, type[Action]] = dict(zip(KINDS, TYPES, strict=True))
+"""Each action type by its kind."""
+
+
+def require(action: object) -> Action:
+    """``action`` itself when it is a blackjack action; anything else (a text, another game's action) is
+    refused naming what was held."""
+    if isinstance(action, TYPES):
+        return action
+    names = ", ".join(cls.__name__ for cls in TYPES)
+    raise IllegalActionError(
+        f"not a blackjack action: {action!r} ({type(action).__name__}); the actions are {names} "
+        "(croupier.blackjack.moves; text becomes one through moves.parse)"
+    )
 
 
 def names(declined_by: Collection[str]) -> tuple[str, ...]:

@@ -474,8 +474,9 @@ class Round:
 
     def verify(self, action: moves.Action) -> None:
         """Raise :class:`IllegalActionError` naming the rule unless ``action`` may be taken now; the
-        round does not change (:mod:`croupier.blackjack.moves`)."""
-        match action:
+        round does not change (:mod:`croupier.blackjack.moves`); anything that is not a blackjack action
+        is refused naming what was held."""
+        match moves.require(action):
             case moves.Hit(box, hand, player):
                 self.verify_hit(box, hand, player)
             case moves.Stand(box, hand, player):
@@ -498,8 +499,9 @@ class Round:
         return _can(self.verify, action)
 
     def apply(self, action: moves.Action) -> op.Operation | None:
-        """Take ``action`` after :meth:`verify`; returns its record (None for closing insurance)."""
-        match action:
+        """Take ``action`` after :meth:`verify`; returns its record (None for closing insurance). A refused
+        action (anything that is not a blackjack action too) changes nothing."""
+        match moves.require(action):
             case moves.Insure(player, box, amount):
                 return self.insure(player, box, amount)
             case moves.TakeEvenMoney(player, box):
@@ -507,8 +509,9 @@ class Round:
             case moves.CloseInsurance():
                 self.close_insurance()
                 return None
-            case _:
-                return self._decide(action)
+            case moves.Hit() | moves.Stand() | moves.Double() | moves.Split() | moves.Surrender() as play:
+                return self._decide(play)
+        raise AssertionError(action)  # pragma: no cover - moves.require admits the actions matched above
 
     def _decide(self, action: moves.Play) -> op.Decision:
         value: Decimal | None = None
