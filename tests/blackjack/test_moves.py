@@ -187,3 +187,19 @@ def test_what_is_not_a_blackjack_action_is_refused_by_verify_can_and_apply(forei
     with pytest.raises(IllegalActionError, match="the actions are Hit, Stand, Double, Split, Surrender, Insure"):
         moves.require(foreign)
     assert current.can(moves.Stand(1))  # the round still takes its own actions
+
+
+def test_the_procedure_steps_on_the_play_type_and_refuses_what_it_has_no_step_for() -> None:
+    from croupier.blackjack import procedure
+
+    assert set(procedure.STEPS) == set(moves.PLAYS)
+    current = first_decision()
+    assert isinstance(current.pending, op.AwaitDecision)
+    box, hand = current.pending.box, current.pending.hand
+    with pytest.raises(IllegalActionError, match=f"box {box} waits for a play decision"):
+        current._resume(op.Decision("fold", box, hand, "ana"))  # a bare record with an unknown kind: not a surrender
+    assert all(h.outcome != "surrender" for h in current.hands[box])
+    current = first_decision()
+    insure = moves.Insure("ana", box, Decimal(5))
+    with pytest.raises(IllegalActionError, match="no procedure step for Insure"):
+        current._resume(procedure.Decided(insure, op.Decision("insurance", box, hand, "ana")))  # type: ignore[arg-type]

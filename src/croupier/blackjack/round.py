@@ -528,7 +528,7 @@ class Round:
         if isinstance(action, moves.Hit | moves.Double):
             self.asked_cards.add(action.box)
         self._record(record)
-        self._resume(record)
+        self._resume(procedure.Decided(action, record))
         return record
 
     def first_turn(self) -> op.AwaitDecision | None:
