@@ -162,6 +162,8 @@ def test_parse_is_the_one_place_text_becomes_an_action() -> None:
     offer = op.LegalAction("insurance", 1, None, "ana", Decimal(1), Decimal(50))
     assert offer.action() == moves.Insure("ana", 1, Decimal(50))
     assert offer.action(Decimal(20)) == moves.Insure("ana", 1, Decimal(20))
+    assert offer.type is moves.Insure and legal.type is None
+    assert op.LegalAction("stand", 1, 0, "ana").type is moves.Stand
 
 
 def test_a_declined_by_string_is_refused_naming_article_13() -> None:

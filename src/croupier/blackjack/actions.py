@@ -240,6 +240,12 @@ class LegalAction:
         """A player's action (or closing insurance), not a chore, a card, a bet or the deal."""
         return self.kind in moves.KINDS
 
+    @property
+    def type(self) -> type[moves.Action] | None:
+        """The type of this entry's typed action (:mod:`croupier.blackjack.moves`); None for a chore, a
+        card, a bet or the deal."""
+        return type(self.action()) if self.is_player_action else None
+
     def action(self, amount: Decimal | None = None) -> moves.Action:
         """This entry as a typed action for :meth:`Round.apply`. ``amount``: for a double (None: the
         full bet) or insurance (None: the most offered, ``max_amount``)."""

@@ -125,9 +125,6 @@ KINDS: tuple[str, ...] = tuple(cls.kind for cls in TYPES)
 """The action kinds, as the wire and transcripts name them: ``hit``, ``stand``, ``double``, ``split``,
 ``surrender``, ``insurance``, ``even_money``, ``close_insurance``."""
 
-BY_KIND: dict[str, type[Action]] = dict(zip(KINDS, TYPES, strict=True))
-"""Each action type by its kind."""
-
 
 def require(action: object) -> Action:
     """``action`` itself when it is a blackjack action; anything else (a text, another game's action) is
