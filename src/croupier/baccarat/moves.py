@@ -88,15 +88,25 @@ def require(action: object) -> Action:
 
 def parse(kind: str, **fields: object) -> Action:
     """The action ``kind`` (one of :data:`KINDS`) with ``fields``; an unknown kind is refused by name."""
+    cls = type_of(kind)
     player = str(fields.get("player") or "")
-    if kind == "bet":
+    if cls is PlaceBet:
         seat = fields.get("seat")
         return PlaceBet(player, str(fields.get("spot")), _amount(fields.get("amount")), _seat(seat))
-    if kind == "sit":
+    if cls is Sit:
         return Sit(player, _seat(fields.get("seat")) or 0)
-    if kind == "leave_seat":
-        return LeaveSeat(player)
-    raise IllegalActionError(f"unknown action {kind!r}; a player's actions are {', '.join(KINDS)}")
+    return LeaveSeat(player)
+
+
+_BY_KIND: dict[str, type[Action]] = {cls.kind: cls for cls in TYPES}
+
+
+def type_of(kind: object) -> type[Action]:
+    """The action type named ``kind`` (one of :data:`KINDS`); an unknown kind is refused by name."""
+    cls = _BY_KIND.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise IllegalActionError(f"unknown action {kind!r}; a player's actions are {', '.join(KINDS)}")
+    return cls
 
 
 def _amount(raw: object) -> Amount:
@@ -125,12 +135,13 @@ class LegalMove:
 
     def action(self, amount: Amount | None = None) -> Action:
         """This entry as a typed action; ``amount`` for a bet (None: ``min_amount``)."""
-        if self.kind == "bet":
+        cls = type_of(self.kind)
+        if cls is PlaceBet:
             chosen = amount if amount is not None else self.min_amount
             if chosen is None:
                 raise IllegalActionError("a bet needs an amount: these rules set no minimum to default to")
             return PlaceBet(self.player, str(self.spot), chosen, self.seat)
-        if self.kind == "sit":
+        if cls is Sit:
             return Sit(self.player, self.seat or 0)
         return LeaveSeat(self.player)
 
@@ -191,13 +202,14 @@ class PlayerActions:
             for spot in self.rules.spots:
                 bounds = self._bet_bounds(player, spot)
                 if bounds is not None:
-                    moves.append(LegalMove("bet", player, spot, None, *bounds))
+                    moves.append(LegalMove(PlaceBet.kind, player, spot, None, *bounds))
         if self.phase not in (Phase.DEALING, Phase.SETTLING) and player:
             if self._seats.seat_of(player) is None:
                 seats = range(1, self._seats.count + 1)
-                moves += [LegalMove("sit", player, seat=s) for s in seats if self._seats.why_not_sit(player, s) is None]
+                free = [s for s in seats if self._seats.why_not_sit(player, s) is None]
+                moves += [LegalMove(Sit.kind, player, seat=s) for s in free]
             else:
-                moves.append(LegalMove("leave_seat", player))
+                moves.append(LegalMove(LeaveSeat.kind, player))
         return tuple(moves)
 
     def _bet_bounds(self, player: str, spot: Spot) -> tuple[Decimal | None, Decimal | None] | None:

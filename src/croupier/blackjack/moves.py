@@ -169,21 +169,31 @@ def parse(
     ``amount`` belongs to a double or insurance, ``declined_by`` to a double or a split; a field the
     kind does not take is ignored. Insurance and even money need the ``player``.
     """
+    cls = type_of(kind)
     declined = names(declined_by)
-    if kind == "hit":
+    if cls is Hit:
         return Hit(box, hand, player)
-    if kind == "stand":
+    if cls is Stand:
         return Stand(box, hand, player)
-    if kind == "double":
+    if cls is Double:
         return Double(box, hand, player, amount, declined)
-    if kind == "split":
+    if cls is Split:
         return Split(box, hand, player, declined)
-    if kind == "surrender":
+    if cls is Surrender:
         return Surrender(box, hand, player)
-    if kind in ("insurance", "even_money"):
-        if player is None:
-            raise IllegalActionError(f"{kind} on box {box}: name the player")
-        return Insure(player, box, amount) if kind == "insurance" else TakeEvenMoney(player, box)
-    if kind == "close_insurance":
+    if cls is CloseInsurance:
         return CloseInsurance()
-    raise IllegalActionError(f"unknown action {kind!r}; the actions are {', '.join(KINDS)}")
+    if player is None:
+        raise IllegalActionError(f"{kind} on box {box}: name the player")
+    return Insure(player, box, amount) if cls is Insure else TakeEvenMoney(player, box)
+
+
+_BY_KIND: dict[str, type[Action]] = {cls.kind: cls for cls in TYPES}
+
+
+def type_of(kind: object) -> type[Action]:
+    """The action type named ``kind`` (one of :data:`KINDS`); an unknown kind is refused by name."""
+    cls = _BY_KIND.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise IllegalActionError(f"unknown action {kind!r}; the actions are {', '.join(KINDS)}")
+    return cls

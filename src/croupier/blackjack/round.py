@@ -416,11 +416,11 @@ class Round:
     # play decisions
     # Why an action is refused for the hand to act: croupier.blackjack.refusals (None: allowed).
     def verify_hit(self, box: int, hand: int | None = None, player: str | None = None) -> None:
-        target, _index, _ = refusals.hand_to_act(self, "hit", box, hand, player)
+        target, _index, _ = refusals.hand_to_act(self, moves.Hit, box, hand, player)
         _raise(refusals.hit(self, box, target))
 
     def verify_stand(self, box: int, hand: int | None = None, player: str | None = None) -> None:
-        refusals.hand_to_act(self, "stand", box, hand, player)
+        refusals.hand_to_act(self, moves.Stand, box, hand, player)
 
     def verify_double(
         self,
@@ -432,7 +432,7 @@ class Round:
     ) -> Decimal:
         """The amount the deciding bettor adds; raises naming the rule. ``declined_by``: the box's other
         bettors who do not add a matching stake (Art. 13)."""
-        target, _index, entitled = refusals.hand_to_act(self, "double", box, hand, player)
+        target, _index, entitled = refusals.hand_to_act(self, moves.Double, box, hand, player)
         _raise(refusals.double(self, box, target))
         declined = refusals.check_declined("double", box, target, entitled, declined_by)
         return refusals.double_amount(self, box, target, entitled, amount, declined)
@@ -440,12 +440,12 @@ class Round:
     def verify_split(
         self, box: int, hand: int | None = None, player: str | None = None, declined_by: Collection[str] = ()
     ) -> None:
-        target, _index, entitled = refusals.hand_to_act(self, "split", box, hand, player)
+        target, _index, entitled = refusals.hand_to_act(self, moves.Split, box, hand, player)
         _raise(refusals.split(self, box, target))
         refusals.check_declined("split", box, target, entitled, declined_by)
 
     def verify_surrender(self, box: int, hand: int | None = None, player: str | None = None) -> None:
-        target, _index, _ = refusals.hand_to_act(self, "surrender", box, hand, player)
+        target, _index, _ = refusals.hand_to_act(self, moves.Surrender, box, hand, player)
         _raise(refusals.surrender(self, box, target))
 
     def can_hit(self, box: int, hand: int | None = None, player: str | None = None) -> bool:
@@ -547,7 +547,7 @@ class Round:
         turn = self.first_turn()
         if turn is None:
             raise IllegalActionError(f"{kind} on box {box}: no hand waits for a decision (every box holds a natural)")
-        target, _index, entitled = refusals.hand_to_act(self, kind, box, action.hand, action.player, turn)
+        target, _index, entitled = refusals.hand_to_act(self, type(action), box, action.hand, action.player, turn)
         match action:
             case moves.Hit():
                 _raise(refusals.hit(self, box, target))
