@@ -4,6 +4,7 @@ action's name, and the RL layout's codes are the kernels' own."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -87,3 +88,20 @@ def test_each_engines_kinds_name_its_types() -> None:
         assert tuple(cls.kind for cls in engine.TYPES) == engine.KINDS
         for cls in engine.TYPES:
             assert engine.type_of(cls.kind) is cls
+
+
+NAMED_CALL = re.compile(
+    r"\.(?:(?:verify_|can_)?(?:hit|stand|double|split|surrender|insurance|even_money|close_insurance|place_bet|sit|"
+    r"leave_seat)|insure|take_even_money)\("
+)
+"""A call of a round's or a table's named action method (``round_.stand(1)``, ``table.verify_place_bet(...)``)."""
+
+
+def test_the_documentation_teaches_the_typed_actions() -> None:
+    root = SRC.parents[1]
+    for document in ("README.md", "docs/api.md"):
+        text = (root / document).read_text(encoding="utf-8")
+        blocks = "\n".join(re.findall(r"^```python\n(.*?)^```$", text, re.DOTALL | re.MULTILINE))
+        assert NAMED_CALL.findall(blocks) == [], document
+        assert ".apply(" in blocks and "older named methods" not in text, document
+        assert "`verify_x()`" not in text, document

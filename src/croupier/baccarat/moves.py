@@ -133,6 +133,11 @@ class LegalMove:
     min_amount: Decimal | None = None
     max_amount: Decimal | None = None
 
+    @property
+    def type(self) -> type[Action]:
+        """The type of this entry's typed action."""
+        return type_of(self.kind)
+
     def action(self, amount: Amount | None = None) -> Action:
         """This entry as a typed action; ``amount`` for a bet (None: ``min_amount``)."""
         cls = type_of(self.kind)
