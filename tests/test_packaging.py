@@ -190,5 +190,12 @@ def test_the_public_names_are_the_engines_own() -> None:
         for name in package.__all__:
             assert getattr(package, name) is not None, (package.__name__, name)
         assert set(package.__all__) <= set(dir(package))
+    from croupier.baccarat import moves as baccarat_moves
+    from croupier.blackjack import moves as blackjack_moves
+
+    for package, moves in ((croupier.blackjack, blackjack_moves), (croupier.baccarat, baccarat_moves)):
+        for cls in moves.TYPES:  # each engine exports its typed actions and their union
+            assert cls.__name__ in package.__all__ and getattr(package, cls.__name__) is cls
+        assert "Action" in package.__all__ and package.Action is moves.Action
     with pytest.raises(AttributeError, match="module 'croupier' has no attribute 'Tabel'"):
         croupier.Tabel  # noqa: B018

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from croupier.baccarat.moves import LeaveSeat, LegalMove, PlaceBet, Sit, parse
 from croupier.baccarat.records import BetPlaced, PlayerSeated
 from croupier.baccarat.state import BaccaratTable, Phase
+from croupier.blackjack.moves import CloseInsurance, Hit, Stand
 from croupier.errors import CroupierError, IllegalActionError
 from tests.baccarat.helpers import rules, table_for
 
@@ -104,3 +106,21 @@ def test_parse_reads_the_wire_and_refuses_what_is_not_an_action() -> None:
     with pytest.raises(IllegalActionError, match="amount"):
         parse("bet", player="ana", spot="tie", amount=1.5)
     assert LegalMove("sit", "ana", seat=4).action() == Sit("ana", 4)
+
+
+FOREIGN: list[object] = ["bet", "sit", None, 3, Hit(1), Stand(1), CloseInsurance()]
+"""What is not a baccarat action: action names as text, nothing, a number, blackjack's actions."""
+
+
+@pytest.mark.parametrize("foreign", FOREIGN, ids=repr)
+def test_what_is_not_a_baccarat_action_is_refused_by_verify_can_and_apply(foreign: object) -> None:
+    table = betting_table()
+    before = (table.operation_count, table.stakes, table.phase)
+    held = rf"not a baccarat action: {re.escape(repr(foreign))} \({type(foreign).__name__}\)"
+    with pytest.raises(IllegalActionError, match=held):
+        table.verify(foreign)  # type: ignore[arg-type]
+    assert table.can(foreign) is False  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match=held):
+        table.apply(foreign)  # type: ignore[arg-type]
+    assert (table.operation_count, table.stakes, table.phase) == before
+    assert table.can(PlaceBet("ana", "banker", "20"))  # the table still takes its own actions

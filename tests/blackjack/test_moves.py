@@ -8,12 +8,14 @@ same message, the round unchanged; the action taken is recorded as itself.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from croupier.baccarat.moves import LeaveSeat, PlaceBet, Sit
 from croupier.blackjack import actions as op
 from croupier.blackjack import autoplay, moves
 from croupier.blackjack.presets import PRESETS, blackjack_rules
@@ -160,8 +162,46 @@ def test_parse_is_the_one_place_text_becomes_an_action() -> None:
     offer = op.LegalAction("insurance", 1, None, "ana", Decimal(1), Decimal(50))
     assert offer.action() == moves.Insure("ana", 1, Decimal(50))
     assert offer.action(Decimal(20)) == moves.Insure("ana", 1, Decimal(20))
+    assert offer.type is moves.Insure and legal.type is None
+    assert op.LegalAction("stand", 1, 0, "ana").type is moves.Stand
 
 
 def test_a_declined_by_string_is_refused_naming_article_13() -> None:
     assert moves.names("bo") == "bo"  # kept whole for the engine to refuse, not split into letters
     assert moves.names(["bo", "al"]) == ("bo", "al")
+
+
+FOREIGN: list[object] = ["hit", "stand", None, 1, PlaceBet("ana", "banker", "20"), Sit("ana", 1), LeaveSeat("ana")]
+"""What is not a blackjack action: action names as text, nothing, a number, baccarat's actions."""
+
+
+@pytest.mark.parametrize("foreign", FOREIGN, ids=repr)
+def test_what_is_not_a_blackjack_action_is_refused_by_verify_can_and_apply(foreign: object) -> None:
+    current = first_decision()
+    before = snapshot(current)
+    held = rf"not a blackjack action: {re.escape(repr(foreign))} \({type(foreign).__name__}\)"
+    with pytest.raises(IllegalActionError, match=held):
+        current.verify(foreign)  # type: ignore[arg-type]
+    assert current.can(foreign) is False  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match=held):
+        current.apply(foreign)  # type: ignore[arg-type]
+    assert snapshot(current) == before
+    with pytest.raises(IllegalActionError, match="the actions are Hit, Stand, Double, Split, Surrender, Insure"):
+        moves.require(foreign)
+    assert current.can(moves.Stand(1))  # the round still takes its own actions
+
+
+def test_the_procedure_steps_on_the_play_type_and_refuses_what_it_has_no_step_for() -> None:
+    from croupier.blackjack import procedure
+
+    assert set(procedure.STEPS) == set(moves.PLAYS)
+    current = first_decision()
+    assert isinstance(current.pending, op.AwaitDecision)
+    box, hand = current.pending.box, current.pending.hand
+    with pytest.raises(IllegalActionError, match=f"box {box} waits for a play decision"):
+        current._resume(op.Decision("fold", box, hand, "ana"))  # a bare record with an unknown kind: not a surrender
+    assert all(h.outcome != "surrender" for h in current.hands[box])
+    current = first_decision()
+    insure = moves.Insure("ana", box, Decimal(5))
+    with pytest.raises(IllegalActionError, match="no procedure step for Insure"):
+        current._resume(procedure.Decided(insure, op.Decision("insurance", box, hand, "ana")))  # type: ignore[arg-type]

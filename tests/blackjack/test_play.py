@@ -542,3 +542,74 @@ def test_cli_errors_are_one_line_exit_2(args: list[str]) -> None:
     assert result.exit_code == 2
     assert result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+# -------------------------------------------------------------------------------------------------
+# the terminal acts through the typed API
+
+NAMED = (
+    "hit",
+    "stand",
+    "double",
+    "split",
+    "surrender",
+    "insure",
+    "take_even_money",
+    "close_insurance",
+    *(f"verify_{name}" for name in ("hit", "stand", "double", "split", "surrender", "insurance", "even_money")),
+    "verify_close_insurance",
+)
+"""The round's named action methods: the typed verify/apply call them, the terminal does not."""
+
+
+def typed_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make each named action method fail unless called from inside the round's typed faces."""
+    depth = [0]
+
+    def entry(name: str) -> Callable[..., object]:
+        original = getattr(Round, name)
+
+        def wrapper(self: Round, *args: object, **kwargs: object) -> object:
+            depth[0] += 1
+            try:
+                return original(self, *args, **kwargs)
+            finally:
+                depth[0] -= 1
+
+        return wrapper
+
+    def guarded(name: str) -> Callable[..., object]:
+        original = getattr(Round, name)
+
+        def wrapper(self: Round, *args: object, **kwargs: object) -> object:
+            assert depth[0], f"Round.{name} called directly; the terminal goes through Round.verify/apply"
+            return original(self, *args, **kwargs)
+
+        return wrapper
+
+    for name in ("verify", "can", "apply", "legal_actions", "verify_first"):
+        monkeypatch.setattr(Round, name, entry(name))
+    for name in NAMED:
+        monkeypatch.setattr(Round, name, guarded(name))
+
+
+@pytest.mark.parametrize(
+    "scripted",
+    [
+        test_even_money_under_macau,
+        test_no_even_money_under_live_online_but_insurance_is_offered_to_a_natural,
+        test_insurance_is_at_most_half_the_bet,
+        test_an_action_not_offered_is_re_prompted,
+        test_double_not_on_10_under_macau_names_the_article,
+        test_double_for_less_under_live_online,
+        test_split_plays_two_hands,
+        test_leaving_at_the_insurance_offer_declines_it,
+        lambda: test_leaving_mid_round_stands_and_settles_the_round("q"),
+        lambda: test_full_session_plays_rounds_and_the_balance_is_the_engines_net("live-online", "7"),
+    ],
+)
+def test_the_terminal_acts_through_verify_and_apply_only(
+    scripted: Callable[[], None], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    typed_only(monkeypatch)
+    scripted()

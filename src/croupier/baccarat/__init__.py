@@ -13,9 +13,22 @@ from typing import TYPE_CHECKING
 
 from croupier._lazy import lazy_names
 
-__all__ = ["PRESETS", "BaccaratTable", "Rules", "baccarat_rules", "build_roads", "replay_baccarat"]
+__all__ = [
+    "PRESETS",
+    "Action",
+    "BaccaratTable",
+    "LeaveSeat",
+    "LegalMove",
+    "PlaceBet",
+    "Rules",
+    "Sit",
+    "baccarat_rules",
+    "build_roads",
+    "replay_baccarat",
+]
 
 if TYPE_CHECKING:
+    from croupier.baccarat.moves import Action, LeaveSeat, LegalMove, PlaceBet, Sit
     from croupier.baccarat.presets import PRESETS, baccarat_rules
     from croupier.baccarat.replay import replay_baccarat
     from croupier.baccarat.roads import build_roads
@@ -26,6 +39,11 @@ else:  # at run time each name is imported on first use; type checkers see the i
         __name__,
         {
             "PRESETS": "croupier.baccarat.presets",
+            "Action": "croupier.baccarat.moves",
+            "LeaveSeat": "croupier.baccarat.moves",
+            "LegalMove": "croupier.baccarat.moves",
+            "PlaceBet": "croupier.baccarat.moves",
+            "Sit": "croupier.baccarat.moves",
             "BaccaratTable": "croupier.baccarat.state",
             "Rules": "croupier.baccarat.rules",
             "baccarat_rules": "croupier.baccarat.presets",

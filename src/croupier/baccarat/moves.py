@@ -67,20 +67,46 @@ class LeaveSeat:
 
 
 Action = PlaceBet | Sit | LeaveSeat
-KINDS = ("bet", "sit", "leave_seat")
+"""Everything a player does at a baccarat table."""
+
+TYPES: tuple[type[Action], ...] = (PlaceBet, Sit, LeaveSeat)
+KINDS: tuple[str, ...] = tuple(cls.kind for cls in TYPES)
+"""The action kinds, as the wire names them: ``bet``, ``sit``, ``leave_seat``."""
+
+
+def require(action: object) -> Action:
+    """``action`` itself when it is a baccarat action; anything else (a text, a blackjack action) is
+    refused naming what was held."""
+    if isinstance(action, TYPES):
+        return action
+    names = ", ".join(cls.__name__ for cls in TYPES)
+    raise IllegalActionError(
+        f"not a baccarat action: {action!r} ({type(action).__name__}); the actions are {names} "
+        "(croupier.baccarat.moves; text becomes one through moves.parse)"
+    )
 
 
 def parse(kind: str, **fields: object) -> Action:
     """The action ``kind`` (one of :data:`KINDS`) with ``fields``; an unknown kind is refused by name."""
+    cls = type_of(kind)
     player = str(fields.get("player") or "")
-    if kind == "bet":
+    if cls is PlaceBet:
         seat = fields.get("seat")
         return PlaceBet(player, str(fields.get("spot")), _amount(fields.get("amount")), _seat(seat))
-    if kind == "sit":
+    if cls is Sit:
         return Sit(player, _seat(fields.get("seat")) or 0)
-    if kind == "leave_seat":
-        return LeaveSeat(player)
-    raise IllegalActionError(f"unknown action {kind!r}; a player's actions are {', '.join(KINDS)}")
+    return LeaveSeat(player)
+
+
+_BY_KIND: dict[str, type[Action]] = {cls.kind: cls for cls in TYPES}
+
+
+def type_of(kind: object) -> type[Action]:
+    """The action type named ``kind`` (one of :data:`KINDS`); an unknown kind is refused by name."""
+    cls = _BY_KIND.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise IllegalActionError(f"unknown action {kind!r}; a player's actions are {', '.join(KINDS)}")
+    return cls
 
 
 def _amount(raw: object) -> Amount:
@@ -107,14 +133,20 @@ class LegalMove:
     min_amount: Decimal | None = None
     max_amount: Decimal | None = None
 
+    @property
+    def type(self) -> type[Action]:
+        """The type of this entry's typed action."""
+        return type_of(self.kind)
+
     def action(self, amount: Amount | None = None) -> Action:
         """This entry as a typed action; ``amount`` for a bet (None: ``min_amount``)."""
-        if self.kind == "bet":
+        cls = type_of(self.kind)
+        if cls is PlaceBet:
             chosen = amount if amount is not None else self.min_amount
             if chosen is None:
                 raise IllegalActionError("a bet needs an amount: these rules set no minimum to default to")
             return PlaceBet(self.player, str(self.spot), chosen, self.seat)
-        if self.kind == "sit":
+        if cls is Sit:
             return Sit(self.player, self.seat or 0)
         return LeaveSeat(self.player)
 
@@ -137,8 +169,9 @@ class PlayerActions:
         def leave_seat(self, player: str) -> PlayerLeftSeat: ...
 
     def verify(self, action: Action) -> None:
-        """Raise the rule's error unless ``action`` may be taken now; the table does not change."""
-        match action:
+        """Raise the rule's error unless ``action`` may be taken now; the table does not change. Anything that
+        is not a baccarat action is refused naming what was held."""
+        match require(action):
             case PlaceBet(player, spot, amount, seat):
                 self.verify_place_bet(player, spot, parse_amount(amount, what="bet"), seat)
             case Sit(player, seat):
@@ -156,15 +189,15 @@ class PlayerActions:
 
     def apply(self, action: Action) -> BetPlaced | PlayerSeated | PlayerLeftSeat:
         """Take ``action``, checked as :meth:`verify` checks it (refused whole, changing nothing); returns its
-        record."""
-        match action:
+        record. Anything that is not a baccarat action is refused the same way."""
+        match require(action):
             case PlaceBet(player, spot, amount, seat):
                 return self.place_bet(player, spot, parse_amount(amount, what="bet"), seat)  # type: ignore[arg-type]
             case Sit(player, seat):
                 return self.sit(player, seat)
             case LeaveSeat(player):
                 return self.leave_seat(player)
-        raise IllegalActionError(f"not a baccarat action: {action!r}")  # pragma: no cover - the match is total
+        raise AssertionError(action)  # pragma: no cover - require admits the actions matched above
 
     def legal_actions(self, player: str) -> tuple[LegalMove, ...]:
         """What ``player`` may do now, as an immutable tuple: a bet on each spot still open to them (on their
@@ -174,13 +207,14 @@ class PlayerActions:
             for spot in self.rules.spots:
                 bounds = self._bet_bounds(player, spot)
                 if bounds is not None:
-                    moves.append(LegalMove("bet", player, spot, None, *bounds))
+                    moves.append(LegalMove(PlaceBet.kind, player, spot, None, *bounds))
         if self.phase not in (Phase.DEALING, Phase.SETTLING) and player:
             if self._seats.seat_of(player) is None:
                 seats = range(1, self._seats.count + 1)
-                moves += [LegalMove("sit", player, seat=s) for s in seats if self._seats.why_not_sit(player, s) is None]
+                free = [s for s in seats if self._seats.why_not_sit(player, s) is None]
+                moves += [LegalMove(Sit.kind, player, seat=s) for s in free]
             else:
-                moves.append(LegalMove("leave_seat", player))
+                moves.append(LegalMove(LeaveSeat.kind, player))
         return tuple(moves)
 
     def _bet_bounds(self, player: str, spot: Spot) -> tuple[Decimal | None, Decimal | None] | None:

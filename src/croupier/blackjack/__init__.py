@@ -21,6 +21,7 @@ from croupier._lazy import lazy_names
 __all__ = [
     "PRESETS",
     "Action",
+    "CloseInsurance",
     "Double",
     "Hit",
     "Insure",
@@ -39,7 +40,17 @@ __all__ = [
 
 if TYPE_CHECKING:
     from croupier.blackjack.actions import LegalAction
-    from croupier.blackjack.moves import Action, Double, Hit, Insure, Split, Stand, Surrender, TakeEvenMoney
+    from croupier.blackjack.moves import (
+        Action,
+        CloseInsurance,
+        Double,
+        Hit,
+        Insure,
+        Split,
+        Stand,
+        Surrender,
+        TakeEvenMoney,
+    )
     from croupier.blackjack.presets import PRESETS, blackjack_rules
     from croupier.blackjack.replay import replay_blackjack, to_transcript
     from croupier.blackjack.rules import Rules
@@ -50,6 +61,7 @@ else:  # at run time each name is imported on first use; type checkers see the i
         {
             "PRESETS": "croupier.blackjack.presets",
             "Action": "croupier.blackjack.moves",
+            "CloseInsurance": "croupier.blackjack.moves",
             "Double": "croupier.blackjack.moves",
             "Hit": "croupier.blackjack.moves",
             "Insure": "croupier.blackjack.moves",

@@ -240,12 +240,18 @@ class LegalAction:
         """A player's action (or closing insurance), not a chore, a card, a bet or the deal."""
         return self.kind in moves.KINDS
 
+    @property
+    def type(self) -> type[moves.Action] | None:
+        """The type of this entry's typed action (:mod:`croupier.blackjack.moves`); None for a chore, a
+        card, a bet or the deal."""
+        return moves.type_of(self.kind) if self.is_player_action else None
+
     def action(self, amount: Decimal | None = None) -> moves.Action:
         """This entry as a typed action for :meth:`Round.apply`. ``amount``: for a double (None: the
         full bet) or insurance (None: the most offered, ``max_amount``)."""
         if not self.is_player_action:
             raise ValueError(f"{self.kind} is not a player action; they are {', '.join(moves.KINDS)}")
-        if self.kind == "insurance" and amount is None:
+        if amount is None and moves.type_of(self.kind) is moves.Insure:
             amount = self.max_amount
         return moves.parse(self.kind, box=self.box, hand=self.hand, player=self.player, amount=amount)
 

@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import TypeVar
 
 from croupier.blackjack import actions as op
+from croupier.blackjack import moves
 from croupier.blackjack.rules import Rules
 from croupier.blackjack.state import Round, Table
 from croupier.cards import Card
@@ -188,10 +189,10 @@ def place_random_bets(
 
 def choose_amount(rng: RandomSource, action: op.LegalAction) -> Decimal | None:
     """A random legal amount for an insurance or a double; ``None`` (the default) for the rest."""
-    if action.kind == "insurance":
+    if action.type is moves.Insure:
         assert action.max_amount is not None
         return action.max_amount if chance(rng, 1, 2) else fraction_of(rng, action.max_amount, action.min_amount)
-    if action.kind == "double" and action.max_amount is not None:
+    if action.type is moves.Double and action.max_amount is not None:
         if action.min_amount is None or action.min_amount >= action.max_amount or chance(rng, 1, 2):
             return None  # the full bet
         return fraction_of(rng, action.max_amount, action.min_amount)

@@ -115,8 +115,27 @@ Play = Hit | Stand | Double | Split | Surrender
 Action = Play | Insure | TakeEvenMoney | CloseInsurance
 """Everything a player (or the insurance timer) does at a round."""
 
-KINDS: tuple[str, ...] = ("hit", "stand", "double", "split", "surrender", "insurance", "even_money", "close_insurance")
-"""The action kinds, as the wire and transcripts name them."""
+TYPES: tuple[type[Action], ...] = (Hit, Stand, Double, Split, Surrender, Insure, TakeEvenMoney, CloseInsurance)
+"""The action types, in the order of :data:`KINDS`."""
+
+PLAYS: tuple[type[Play], ...] = (Hit, Stand, Double, Split, Surrender)
+"""The play decisions' types."""
+
+KINDS: tuple[str, ...] = tuple(cls.kind for cls in TYPES)
+"""The action kinds, as the wire and transcripts name them: ``hit``, ``stand``, ``double``, ``split``,
+``surrender``, ``insurance``, ``even_money``, ``close_insurance``."""
+
+
+def require(action: object) -> Action:
+    """``action`` itself when it is a blackjack action; anything else (a text, another game's action) is
+    refused naming what was held."""
+    if isinstance(action, TYPES):
+        return action
+    names = ", ".join(cls.__name__ for cls in TYPES)
+    raise IllegalActionError(
+        f"not a blackjack action: {action!r} ({type(action).__name__}); the actions are {names} "
+        "(croupier.blackjack.moves; text becomes one through moves.parse)"
+    )
 
 
 def names(declined_by: Collection[str]) -> tuple[str, ...]:
@@ -150,21 +169,31 @@ def parse(
     ``amount`` belongs to a double or insurance, ``declined_by`` to a double or a split; a field the
     kind does not take is ignored. Insurance and even money need the ``player``.
     """
+    cls = type_of(kind)
     declined = names(declined_by)
-    if kind == "hit":
+    if cls is Hit:
         return Hit(box, hand, player)
-    if kind == "stand":
+    if cls is Stand:
         return Stand(box, hand, player)
-    if kind == "double":
+    if cls is Double:
         return Double(box, hand, player, amount, declined)
-    if kind == "split":
+    if cls is Split:
         return Split(box, hand, player, declined)
-    if kind == "surrender":
+    if cls is Surrender:
         return Surrender(box, hand, player)
-    if kind in ("insurance", "even_money"):
-        if player is None:
-            raise IllegalActionError(f"{kind} on box {box}: name the player")
-        return Insure(player, box, amount) if kind == "insurance" else TakeEvenMoney(player, box)
-    if kind == "close_insurance":
+    if cls is CloseInsurance:
         return CloseInsurance()
-    raise IllegalActionError(f"unknown action {kind!r}; the actions are {', '.join(KINDS)}")
+    if player is None:
+        raise IllegalActionError(f"{kind} on box {box}: name the player")
+    return Insure(player, box, amount) if cls is Insure else TakeEvenMoney(player, box)
+
+
+_BY_KIND: dict[str, type[Action]] = {cls.kind: cls for cls in TYPES}
+
+
+def type_of(kind: object) -> type[Action]:
+    """The action type named ``kind`` (one of :data:`KINDS`); an unknown kind is refused by name."""
+    cls = _BY_KIND.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise IllegalActionError(f"unknown action {kind!r}; the actions are {', '.join(KINDS)}")
+    return cls

@@ -9,13 +9,16 @@ up (Art. 3.2c), the dealer (Art. 3.2a; online §4.4) and settlement (Art. 6-9, 1
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from croupier.blackjack import actions as op
+from croupier.blackjack import moves
 from croupier.blackjack.hand import POINTS, Hand, is_678_suited, is_777, is_natural, total
 from croupier.cards import Card
+from croupier.errors import IllegalActionError
 from croupier.money import ZERO, exact, half
 
 if TYPE_CHECKING:
@@ -141,52 +144,95 @@ def _play_box(rd: Round, box: int) -> Script:
             yield from _deal_to_box(rd, box, index)
             _after_card(rd, box, index)
         while not hand.done:
-            decision = yield op.AwaitDecision(box, index, decider)
-            assert isinstance(decision, op.Decision)
-            yield from _apply(rd, decision, box, index)
+            decided = yield op.AwaitDecision(box, index, decider)
+            yield from _apply(rd, decided, box, index)
         index += 1
 
 
-def _apply(rd: Round, decision: op.Decision, box: int, index: int) -> Script:
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """What :meth:`Round.apply <croupier.blackjack.state.Round.apply>` sends the procedure at a decision:
+    the typed play and its record (the double's amount and the decliners as the engine read them)."""
+
+    action: moves.Play
+    record: op.Decision
+
+
+Step = Callable[["Round", op.Decision, int, int], Script]
+
+
+def _apply(rd: Round, decided: object, box: int, index: int) -> Script:
+    """Carry out the play decision ``decided`` on ``box``'s hand ``index``: the step of its action type."""
+    if not isinstance(decided, Decided):
+        raise IllegalActionError(f"box {box} waits for a play decision; the procedure was sent {decided!r}")
+    step = STEPS.get(type(decided.action))
+    if step is None:
+        raise IllegalActionError(f"no procedure step for {decided.action!r}; the play decisions are {_PLAY_NAMES}")
+    yield from step(rd, decided.record, box, index)
+
+
+def _stand(rd: Round, decision: op.Decision, box: int, index: int) -> Script:
+    rd.hands[box][index].done = True
+    yield from ()
+
+
+def _hit(rd: Round, decision: op.Decision, box: int, index: int) -> Script:
+    yield from _deal_to_box(rd, box, index)
+    _after_card(rd, box, index)
+
+
+def _double(rd: Round, decision: op.Decision, box: int, index: int) -> Script:
+    hand = rd.hands[box][index]
+    assert decision.amount is not None
+    decider_stake = hand.stakes[decision.player]
+    for player, stake in hand.stakes.items():
+        if player in decision.declined_by:  # Art. 13: keeps the bet as it was, undoubled
+            continue
+        added = exact(Fraction(stake) * Fraction(decision.amount) / Fraction(decider_stake))
+        hand.stakes[player] = stake + added
+    hand.doubled = True
+    yield from _deal_to_box(rd, box, index)
+    _after_card(rd, box, index)
+    if not hand.done:
+        hand.done = True
+        rd._record(op.HandStood(box, index, "double"))
+
+
+def _split(rd: Round, decision: op.Decision, box: int, index: int) -> Script:
     hands = rd.hands[box]
     hand = hands[index]
-    kind = decision.kind
-    if kind == "stand":
-        hand.done = True
-    elif kind == "hit":
-        yield from _deal_to_box(rd, box, index)
-        _after_card(rd, box, index)
-    elif kind == "double":
-        assert decision.amount is not None
-        decider_stake = hand.stakes[decision.player]
-        for player, stake in hand.stakes.items():
-            if player in decision.declined_by:  # Art. 13: keeps the bet as it was, undoubled
-                continue
-            added = exact(Fraction(stake) * Fraction(decision.amount) / Fraction(decider_stake))
-            hand.stakes[player] = stake + added
-        hand.doubled = True
-        yield from _deal_to_box(rd, box, index)
-        _after_card(rd, box, index)
-        if not hand.done:
-            hand.done = True
-            rd._record(op.HandStood(box, index, "double"))
-    elif kind == "split":
-        aces = hand.cards[0].rank == "A"
-        moved = hand.split_off()
-        matched = {player: rd.bets[box][player] for player in hand.stakes if player not in decision.declined_by}
-        new = Hand([moved], matched, True, aces)  # Art. 13: a bettor who declines stays on the first hand only
-        hand.from_split = True
-        hand.split_aces = aces
-        hands.insert(index + 1, new)
-        yield from _deal_to_box(rd, box, index)  # Art. 12 note: the first split hand's card at once
-        _after_card(rd, box, index)
-    else:  # surrender, Art. 12: after a split every hand of the box together; the box's play ends
-        for number, each in enumerate(hands):
-            for player in each.open_bettors:
-                stake = each.stakes[player]
-                rd._pay(player, box, number, "surrender", stake, -half(stake))
-            each.outcome = "surrender"
-            each.done = True
+    aces = hand.cards[0].rank == "A"
+    moved = hand.split_off()
+    matched = {player: rd.bets[box][player] for player in hand.stakes if player not in decision.declined_by}
+    new = Hand([moved], matched, True, aces)  # Art. 13: a bettor who declines stays on the first hand only
+    hand.from_split = True
+    hand.split_aces = aces
+    hands.insert(index + 1, new)
+    yield from _deal_to_box(rd, box, index)  # Art. 12 note: the first split hand's card at once
+    _after_card(rd, box, index)
+
+
+def _surrender(rd: Round, decision: op.Decision, box: int, index: int) -> Script:
+    """Art. 12: after a split every hand of the box together; the box's play ends."""
+    for number, each in enumerate(rd.hands[box]):
+        for player in each.open_bettors:
+            stake = each.stakes[player]
+            rd._pay(player, box, number, "surrender", stake, -half(stake))
+        each.outcome = "surrender"
+        each.done = True
+    yield from ()
+
+
+STEPS: Mapping[type[moves.Play], Step] = {
+    moves.Stand: _stand,
+    moves.Hit: _hit,
+    moves.Double: _double,
+    moves.Split: _split,
+    moves.Surrender: _surrender,
+}
+"""The procedure's step for each play decision's type."""
+
+_PLAY_NAMES = ", ".join(cls.__name__ for cls in moves.PLAYS)
 
 
 def _after_card(rd: Round, box: int, index: int) -> None:

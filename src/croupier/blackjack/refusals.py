@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from croupier.blackjack import actions as op
+from croupier.blackjack import moves
 from croupier.blackjack.hand import Hand
 from croupier.blackjack.rules import DOUBLE_TOTALS
 from croupier.errors import IllegalActionError
@@ -24,10 +25,17 @@ if TYPE_CHECKING:
 
 
 def hand_to_act(
-    rd: Round, kind: str, box: int, hand: int | None, player: str | None, turn: op.AwaitDecision | None = None
+    rd: Round,
+    play: type[moves.Play],
+    box: int,
+    hand: int | None,
+    player: str | None,
+    turn: op.AwaitDecision | None = None,
 ) -> tuple[Hand, int, str]:
-    """The hand to act (``turn``, else the pending decision) as (hand, index, decider), checked against
-    what the caller named: the box, the hand, the player (Art. 3.2c, 13; online §2.7, §4.4)."""
+    """The hand to act (``turn``, else the pending decision) as (hand, index, decider) for the play
+    decision ``play``, checked against what the caller named: the box, the hand, the player (Art. 3.2c,
+    13; online §2.7, §4.4)."""
+    kind = play.kind
     what = f"{kind} on box {box}" + (f" hand {hand}" if hand is not None else "")
     if turn is None:
         if rd.voided:
@@ -36,7 +44,7 @@ def hand_to_act(
         index = hand if hand is not None else 0
         if (
             not isinstance(rd.pending, op.AwaitDecision)
-            and kind != "stand"
+            and play is not moves.Stand
             and named
             and 0 <= index < len(named)
             and named[index].total == 21

@@ -27,8 +27,9 @@ from croupier.shoe import Shoe
 
 T = TypeVar("T")
 
-PLAY_DECISIONS = ("hit", "stand", "double", "split", "surrender")
-ACTION_TYPES = ("insurance", "even_money", *PLAY_DECISIONS)
+PLAY_DECISIONS = tuple(cls.kind for cls in moves.PLAYS)
+ACTION_TYPES = (moves.Insure.kind, moves.TakeEvenMoney.kind, *PLAY_DECISIONS)
+"""The action types a transcript holds (closing the offer is not one: the first play decision closes it)."""
 
 
 def _at(where: str, call: Callable[[], T]) -> T:
@@ -190,18 +191,16 @@ def _apply_action(current: Round, action: Mapping[str, Any]) -> None:
     player = action.get("player")
     if player is not None and not isinstance(player, str):
         raise TranscriptError("player must be a name (a string)")
-    if kind == "insurance" and (player is None or "amount" not in action):
+    named = moves.type_of(kind)
+    offer = named is moves.Insure or named is moves.TakeEvenMoney
+    if named is moves.Insure and (player is None or "amount" not in action):
         raise TranscriptError("insurance needs a player and an amount (docs/transcript.md)")
-    if kind == "even_money" and player is None:
+    if named is moves.TakeEvenMoney and player is None:
         raise TranscriptError("even money needs a player (docs/transcript.md)")
     hand = action.get("hand")
-    if (
-        kind not in ("insurance", "even_money")
-        and hand is not None
-        and (not isinstance(hand, int) or isinstance(hand, bool))
-    ):
+    if not offer and hand is not None and (not isinstance(hand, int) or isinstance(hand, bool)):
         raise TranscriptError("hand must be an integer (0 is the first)")
-    declined = _declined_by(action) if kind not in ("insurance", "even_money") else []
+    declined = _declined_by(action) if not offer else []
     typed = moves.parse(kind, box=box, hand=hand, player=player, amount=action.get("amount"), declined_by=declined)
     if isinstance(typed, moves.Play) and isinstance(current.pending, op.AwaitInsurance):
         current.verify_first(typed)  # the first play decision closes the offer
@@ -214,7 +213,7 @@ def _declined_by(action: Mapping[str, Any]) -> list[str]:
     raw = action.get("declined_by")
     if raw is None:
         return []
-    if action["type"] not in ("double", "split"):
+    if moves.type_of(action["type"]) not in (moves.Double, moves.Split):
         raise TranscriptError("declined_by belongs to a double or a split (Art. 13)")
     if not isinstance(raw, list) or not all(isinstance(name, str) for name in raw):
         raise TranscriptError("declined_by must be a list of player names (Art. 13)")
@@ -310,12 +309,14 @@ def round_spec(played: Round) -> dict[str, Any]:
     actions: list[dict[str, Any]] = []
     for o in played.operations:
         if isinstance(o, op.InsuranceTaken):
-            actions.append({"type": "insurance", "player": o.player, "box": o.box, "amount": format_amount(o.amount)})
+            actions.append(
+                {"type": moves.Insure.kind, "player": o.player, "box": o.box, "amount": format_amount(o.amount)}
+            )
         elif isinstance(o, op.EvenMoneyTaken):
-            actions.append({"type": "even_money", "player": o.player, "box": o.box})
+            actions.append({"type": moves.TakeEvenMoney.kind, "player": o.player, "box": o.box})
         elif isinstance(o, op.Decision):
             entry: dict[str, Any] = {"type": o.kind, "box": o.box, "hand": o.hand, "player": o.player}
-            if o.kind == "double" and o.amount is not None:
+            if moves.type_of(o.kind) is moves.Double and o.amount is not None:
                 entry["amount"] = format_amount(o.amount)
             if o.declined_by:
                 entry["declined_by"] = list(o.declined_by)

@@ -416,11 +416,11 @@ class Round:
     # play decisions
     # Why an action is refused for the hand to act: croupier.blackjack.refusals (None: allowed).
     def verify_hit(self, box: int, hand: int | None = None, player: str | None = None) -> None:
-        target, _index, _ = refusals.hand_to_act(self, "hit", box, hand, player)
+        target, _index, _ = refusals.hand_to_act(self, moves.Hit, box, hand, player)
         _raise(refusals.hit(self, box, target))
 
     def verify_stand(self, box: int, hand: int | None = None, player: str | None = None) -> None:
-        refusals.hand_to_act(self, "stand", box, hand, player)
+        refusals.hand_to_act(self, moves.Stand, box, hand, player)
 
     def verify_double(
         self,
@@ -432,7 +432,7 @@ class Round:
     ) -> Decimal:
         """The amount the deciding bettor adds; raises naming the rule. ``declined_by``: the box's other
         bettors who do not add a matching stake (Art. 13)."""
-        target, _index, entitled = refusals.hand_to_act(self, "double", box, hand, player)
+        target, _index, entitled = refusals.hand_to_act(self, moves.Double, box, hand, player)
         _raise(refusals.double(self, box, target))
         declined = refusals.check_declined("double", box, target, entitled, declined_by)
         return refusals.double_amount(self, box, target, entitled, amount, declined)
@@ -440,12 +440,12 @@ class Round:
     def verify_split(
         self, box: int, hand: int | None = None, player: str | None = None, declined_by: Collection[str] = ()
     ) -> None:
-        target, _index, entitled = refusals.hand_to_act(self, "split", box, hand, player)
+        target, _index, entitled = refusals.hand_to_act(self, moves.Split, box, hand, player)
         _raise(refusals.split(self, box, target))
         refusals.check_declined("split", box, target, entitled, declined_by)
 
     def verify_surrender(self, box: int, hand: int | None = None, player: str | None = None) -> None:
-        target, _index, _ = refusals.hand_to_act(self, "surrender", box, hand, player)
+        target, _index, _ = refusals.hand_to_act(self, moves.Surrender, box, hand, player)
         _raise(refusals.surrender(self, box, target))
 
     def can_hit(self, box: int, hand: int | None = None, player: str | None = None) -> bool:
@@ -474,8 +474,9 @@ class Round:
 
     def verify(self, action: moves.Action) -> None:
         """Raise :class:`IllegalActionError` naming the rule unless ``action`` may be taken now; the
-        round does not change (:mod:`croupier.blackjack.moves`)."""
-        match action:
+        round does not change (:mod:`croupier.blackjack.moves`); anything that is not a blackjack action
+        is refused naming what was held."""
+        match moves.require(action):
             case moves.Hit(box, hand, player):
                 self.verify_hit(box, hand, player)
             case moves.Stand(box, hand, player):
@@ -498,8 +499,9 @@ class Round:
         return _can(self.verify, action)
 
     def apply(self, action: moves.Action) -> op.Operation | None:
-        """Take ``action`` after :meth:`verify`; returns its record (None for closing insurance)."""
-        match action:
+        """Take ``action`` after :meth:`verify`; returns its record (None for closing insurance). A refused
+        action (anything that is not a blackjack action too) changes nothing."""
+        match moves.require(action):
             case moves.Insure(player, box, amount):
                 return self.insure(player, box, amount)
             case moves.TakeEvenMoney(player, box):
@@ -507,8 +509,9 @@ class Round:
             case moves.CloseInsurance():
                 self.close_insurance()
                 return None
-            case _:
-                return self._decide(action)
+            case moves.Hit() | moves.Stand() | moves.Double() | moves.Split() | moves.Surrender() as play:
+                return self._decide(play)
+        raise AssertionError(action)  # pragma: no cover - moves.require admits the actions matched above
 
     def _decide(self, action: moves.Play) -> op.Decision:
         value: Decimal | None = None
@@ -525,7 +528,7 @@ class Round:
         if isinstance(action, moves.Hit | moves.Double):
             self.asked_cards.add(action.box)
         self._record(record)
-        self._resume(record)
+        self._resume(procedure.Decided(action, record))
         return record
 
     def first_turn(self) -> op.AwaitDecision | None:
@@ -544,7 +547,7 @@ class Round:
         turn = self.first_turn()
         if turn is None:
             raise IllegalActionError(f"{kind} on box {box}: no hand waits for a decision (every box holds a natural)")
-        target, _index, entitled = refusals.hand_to_act(self, kind, box, action.hand, action.player, turn)
+        target, _index, entitled = refusals.hand_to_act(self, type(action), box, action.hand, action.player, turn)
         match action:
             case moves.Hit():
                 _raise(refusals.hit(self, box, target))

@@ -47,7 +47,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from croupier.codes import EIGHT, SEVEN, SIX
+from croupier.codes import ACE, EIGHT, SEVEN, SIX, TEN
 
 BLOCK = 64
 """Compositions evaluated together by :func:`dealer_probs`: inner loops run over them, contiguous in memory."""
@@ -205,14 +205,14 @@ def _stand_decided(dr, t):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always")
 def p_natural(shoe, infinite, total, n_aces, n_tens, n_cards, u):  # type: ignore[no-untyped-def]
     """P(the hole card makes a natural with up-card ``u``) once ``n_cards`` (with these aces and tens) are out."""
-    if u != 0 and u != 9:
+    if u != ACE and u != TEN:
         return 0.0
     if infinite:
-        return shoe[9] if u == 0 else shoe[0]
+        return shoe[TEN] if u == ACE else shoe[ACE]
     left = total - n_cards - 1.0
     if left <= 0:
         return 0.0
-    c = shoe[9] - n_tens if u == 0 else shoe[0] - n_aces
+    c = shoe[TEN] - n_tens if u == ACE else shoe[ACE] - n_aces
     return max(c, 0.0) / left
 
 

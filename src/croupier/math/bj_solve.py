@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from croupier.codes import DOUBLE, HIT, OPTIONS, SEVEN, SPLIT, STAND, SURRENDER
+from croupier.codes import ACE, DOUBLE, HIT, OPTIONS, SEVEN, SPLIT, STAND, SURRENDER, TEN
 from croupier.math.bj_kernels import (
     CONT_M,
     CONT_V,
@@ -55,7 +55,7 @@ def _hand_values(u, r, comp, sh, dmat, pk, lose1, lose2, hv):  # type: ignore[no
     cards, size, hard, plus = comp[0], comp[1], comp[2], comp[3]
     shoe, infinite, total = sh
     sz = size[r]
-    na = cards[r, 0]
+    na = cards[r, ACE]
     t = _total(hard[r], na)
     dr = dmat[0 if infinite else r, u]
     st = stand_part(dr, t) - lose1 * dr[5]
@@ -79,7 +79,7 @@ def _hand_values(u, r, comp, sh, dmat, pk, lose1, lose2, hv):  # type: ignore[no
         if hard[r] + v + 1 > 21:
             z = 1.0
             if pk:
-                z = 1.0 - p_natural(shoe, infinite, total, na + (v == 0), cards[r, 9] + (v == 9), sz + 1, u)
+                z = 1.0 - p_natural(shoe, infinite, total, na + (v == ACE), cards[r, TEN] + (v == TEN), sz + 1, u)
             h -= p * z
             hm += p * z
             dv -= 2.0 * p * z
@@ -89,7 +89,7 @@ def _hand_values(u, r, comp, sh, dmat, pk, lose1, lose2, hv):  # type: ignore[no
             hm += p * hv[c, CONT_M]
             if sz == 2:
                 dc = dmat[0 if infinite else c, u]
-                tc = _total(hard[c], cards[c, 0])
+                tc = _total(hard[c], cards[c, ACE])
                 dv += p * (2.0 * stand_part(dc, tc) - lose2 * dc[5])
                 dm += p * (4.0 * _stand_decided(dc, tc) + lose2 * lose2 * dc[5])
     hv[r, HIT_V] = h
@@ -113,12 +113,12 @@ def _bonus_hits(u, r, comp, sh, pk, bonus678, bonus777, hv):  # type: ignore[no-
     cards, size, plus = comp[0], comp[1], comp[3]
     shoe, infinite, total = sh
     sz = size[r]
-    na = cards[r, 0]
+    na = cards[r, ACE]
     if bonus777 > 0 and cards[r, SEVEN] == 2:
         p = p_draw(shoe, infinite, total, cards, r, sz, u, SEVEN)
         if p > 0:
             c = plus[r, SEVEN]
-            z = 1.0 - p_natural(shoe, infinite, total, na, cards[r, 9], sz + 1, u) if pk else 1.0
+            z = 1.0 - p_natural(shoe, infinite, total, na, cards[r, TEN], sz + 1, u) if pk else 1.0
             hv[r, HIT_V] += p * (bonus777 * z - hv[c, CONT_V])
             hv[r, HIT_M] += p * (bonus777 * bonus777 * z - hv[c, CONT_M])
             hv[r, HITS_V] = hv[r, HIT_V]
@@ -129,7 +129,7 @@ def _bonus_hits(u, r, comp, sh, pk, bonus678, bonus777, hv):  # type: ignore[no-
             p = p_draw(shoe, infinite, total, cards, r, sz, u, miss) * SUIT_MATCH
             if p > 0:
                 c = plus[r, miss]
-                z = 1.0 - p_natural(shoe, infinite, total, na, cards[r, 9], sz + 1, u) if pk else 1.0
+                z = 1.0 - p_natural(shoe, infinite, total, na, cards[r, TEN], sz + 1, u) if pk else 1.0
                 hv[r, HITS_V] += p * (bonus678 * z - hv[c, CONT_V])
                 hv[r, HITS_M] += p * (bonus678 * bonus678 * z - hv[c, CONT_M])
 
@@ -163,8 +163,8 @@ def _two_card_results(u, comp, sh, opts, hv, ev, m2, nat):  # type: ignore[no-un
                 need_y = 1.0 + (1.0 if x == y else 0.0) + (1.0 if u == y else 0.0)
                 if shoe[x] < need_x or shoe[y] < need_y:
                     continue
-            na = cards[r, 0]
-            pb = p_natural(shoe, infinite, total, na, cards[r, 9], 2, u)
+            na = cards[r, ACE]
+            pb = p_natural(shoe, infinite, total, na, cards[r, TEN], 2, u)
             nat[u, x, y] = pb
             z = 1.0 - pb if peek[u] else 1.0
             t = _total(hard[r], na)
@@ -225,7 +225,8 @@ def _split_draws(g, r, a, u, comp, sh, dmat, pk, takes_all, hv, mu, tmp):  # typ
             continue
         c = plus[g, v]
         if hard[g] + v + 1 > 21:
-            pn = p_natural(shoe, infinite, total, cards[r, 0] + (v == 0), cards[r, 9] + (v == 9), size[r] + 1, u)
+            aces, tens = cards[r, ACE] + (v == ACE), cards[r, TEN] + (v == TEN)
+            pn = p_natural(shoe, infinite, total, aces, tens, size[r] + 1, u)
             z = 1.0 - pn if pk else 1.0
             h -= p * z
             dv -= 2.0 * p * z
@@ -246,7 +247,7 @@ def _split_draws(g, r, a, u, comp, sh, dmat, pk, takes_all, hv, mu, tmp):  # typ
                 tmp[HMU2, d] += p * mu[1, c, d]
         if gs == 2:
             dc = dmat[0 if infinite else plus[r, v], u]
-            tc = _total(hard[c], cards[c, 0])
+            tc = _total(hard[c], cards[c, ACE])
             dv += p * (2.0 * stand_part(dc, tc) - lose_d * dc[5])
             if a == 0:
                 for d in range(5):
@@ -269,7 +270,7 @@ def _split_two_card(g, r, a, u, st, draws, comp, sh, opts, hv, mu, tmp):  # type
     peek, double_ok, das, bonus678, bonus777 = opts[0], opts[2], opts[4], opts[9], opts[10]
     pk = peek[u]
     h, hclo, dv, dclo = draws
-    can_double = das and double_ok[_total(hard[g], cards[g, 0])]
+    can_double = das and double_ok[_total(hard[g], cards[g, ACE])]
     miss = _bonus_missing(cards, g) if bonus678 > 0 else -1
     variants = 2 if miss >= 0 else 1
     val = clo = 0.0
@@ -286,7 +287,7 @@ def _split_two_card(g, r, a, u, st, draws, comp, sh, opts, hv, mu, tmp):  # type
             bonus_miss, bmu = miss, bonus678
         if bonus_p > 0:
             c = plus[g, bonus_miss]
-            pn = p_natural(shoe, infinite, total, cards[r, 0], cards[r, 9], size[r] + 1, u)
+            pn = p_natural(shoe, infinite, total, cards[r, ACE], cards[r, TEN], size[r] + 1, u)
             z = 1.0 - pn if pk else 1.0
             hv_s += bonus_p * (bmu * z - hv[c, SPL_V])
             hc += bonus_p * (pn - hv[c, SPL_C])
@@ -343,7 +344,7 @@ def _split_hands(a, u, pair, one_card, comp, sh, dmat, opts, hv, mu, tmp):  # ty
         r = g
         for _ in range(a + 1):
             r = plus[r, pair]
-        t = _total(hard[g], cards[g, 0])
+        t = _total(hard[g], cards[g, ACE])
         dr = dmat[0 if infinite else r, u]
         st = stand_part(dr, t) - lose_s * dr[5]
         if a == 0:
@@ -394,7 +395,7 @@ def _second_card(a, u, pair, comp, sh, hv, mu, sp):  # type: ignore[no-untyped-d
     sp[K_NON, a] = fa - pp * hv[gpp, SPL_V]
     if pp < 1.0:
         sp[K_NON, a] /= 1.0 - pp
-    pn_a = p_natural(shoe, infinite, total, cards[rem, 0], cards[rem, 9], size[rem], u)
+    pn_a = p_natural(shoe, infinite, total, cards[rem, ACE], cards[rem, TEN], size[rem], u)
     sp[RHO_ANY, a] = 1.0
     sp[RHO_NON, a] = 1.0
     if pn_a > 0:
@@ -490,7 +491,7 @@ def _split_pair(u, pair, comp, sh, dmat, opts, hv, mu, tmp, ev, m2):  # type: ig
     amax = 2 * m - 4
     sp = np.zeros((SP_ROWS, max(amax + 1, 7)))
     p0 = plus[plus[0, pair], pair]
-    pb0 = p_natural(shoe, infinite, total, cards[p0, 0], cards[p0, 9], 2, u)
+    pb0 = p_natural(shoe, infinite, total, cards[p0, ACE], cards[p0, TEN], 2, u)
     z0 = 1.0 - pb0 if pk else 1.0
     for a in range(amax + 1):
         _split_hands(a, u, pair, pair == 0 and aces_one_card, comp, sh, dmat, opts, hv, mu, tmp)

@@ -20,11 +20,11 @@ from typing import Any
 import numpy as np
 
 from croupier.blackjack.rules import Rules
+from croupier.codes import OPTION_CODES
 from croupier.math.blackjack import analyze_blackjack
 from croupier.math.strategy import Cell, strategy_chart
 from croupier.rl.encoding import (
     ACKNOWLEDGE,
-    DECISION_INDEX,
     EVEN_MONEY,
     FIRST_BET,
     HIT,
@@ -104,7 +104,7 @@ class BasicStrategy:
             raise ValueError(f"the agent is not asked anything now (phase {phase})")
         key = chart_key(obs)
         for candidate in self._candidates(key, int(obs[1])):
-            index = DECISION_INDEX[candidate]
+            index = OPTION_CODES[candidate]
             if mask[index]:
                 return index
         return STAND if not mask[HIT] else HIT

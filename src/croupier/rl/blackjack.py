@@ -26,6 +26,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from croupier.blackjack import actions as op
+from croupier.blackjack import moves
 from croupier.blackjack.presets import blackjack_rules
 from croupier.blackjack.replay import round_result
 from croupier.blackjack.rules import Rules
@@ -35,7 +36,6 @@ from croupier.money import MAX_PLACES, ZERO, format_amount
 from croupier.rl.encoding import (
     ACKNOWLEDGE,
     ACTION_NAMES,
-    DECISION_INDEX,
     EVEN_MONEY,
     FIRST_BET,
     INSURANCE,
@@ -46,6 +46,7 @@ from croupier.rl.encoding import (
     PHASE_DECISION,
     PHASE_INSURANCE,
     PHASE_OVER,
+    PLAY_INDEX,
     REMAINING,
     SEEN,
     Mask,
@@ -316,7 +317,7 @@ class BlackjackEnv(gym.Env[Observation, np.int64]):
             if kind is op.AwaitDecision or pending is None:
                 break
             if kind is op.AwaitInsurance:
-                if any(a.player == AGENT for a in current.legal_actions() if a.kind != "close_insurance"):
+                if any(a.player == AGENT for a in current.legal_actions() if a.type is not moves.CloseInsurance):
                     break
                 current.close_insurance()
                 continue
@@ -330,7 +331,7 @@ class BlackjackEnv(gym.Env[Observation, np.int64]):
     def _perform(self, current: Round, index: int) -> None:
         box = self.box
         if index < FIRST_BET:
-            cap = _insurance_cap(current, AGENT, box) if index == INSURANCE else None
+            cap = insurance_cap(current, AGENT, box) if index == INSURANCE else None
             current.apply(engine_action(index, box, AGENT, cap))
         else:
             current.bet(AGENT, box, self.bet_sizes[index - FIRST_BET])
@@ -362,12 +363,13 @@ class BlackjackEnv(gym.Env[Observation, np.int64]):
             mask[ACKNOWLEDGE] = 1
         elif kind is op.AwaitDecision:
             for action in current.legal_actions():
-                if action.kind in DECISION_INDEX:  # not the even-money offers open to naturals (Art. 6)
-                    mask[DECISION_INDEX[action.kind]] = 1
+                play = action.type
+                if play is not None and play in PLAY_INDEX:  # not the even-money offers open to naturals (Art. 6)
+                    mask[PLAY_INDEX[play]] = 1
         elif kind is op.AwaitInsurance:
             for action in current.legal_actions():
                 if action.player == AGENT:
-                    mask[INSURANCE if action.kind == "insurance" else EVEN_MONEY] = 1
+                    mask[INSURANCE if action.type is moves.Insure else EVEN_MONEY] = 1
                     mask[NO_INSURANCE] = 1
         elif kind is op.AwaitBets:
             for k, size in enumerate(self.bet_sizes):
@@ -409,7 +411,7 @@ class BlackjackEnv(gym.Env[Observation, np.int64]):
             assert isinstance(pending, op.AwaitDecision)
             obs[0] = PHASE_DECISION
             hands = current.hands[self.box]
-            write_hand(obs, hands[pending.hand], pending.hand, len(hands), up_value(_up_rank(current)))
+            write_hand(obs, hands[pending.hand], pending.hand, len(hands), up_value(up_rank(current)))
         elif kind is op.AwaitBets:
             obs[0] = PHASE_BET
             write_hand(obs, None, 0, 0, 0)
@@ -418,7 +420,7 @@ class BlackjackEnv(gym.Env[Observation, np.int64]):
             played = current.hands.get(self.box)
             if played:
                 last = len(played) - 1
-                write_hand(obs, played[last], last, len(played), up_value(_up_rank(current)))
+                write_hand(obs, played[last], last, len(played), up_value(up_rank(current)))
             else:
                 write_hand(obs, None, 0, 0, 0)
         return obs.copy()
@@ -428,15 +430,16 @@ class BlackjackEnv(gym.Env[Observation, np.int64]):
 # shared with the multi-seat environment
 
 
-def _up_rank(current: Round) -> str | None:
+def up_rank(current: Round) -> str | None:
+    """The rank of the dealer's up-card, None before the deal."""
     up = current.up_card
     return None if up is None else up.rank
 
 
-def _insurance_cap(current: Round, player: str, box: int) -> Decimal:
+def insurance_cap(current: Round, player: str, box: int) -> Decimal:
     """The most ``player`` may insure on ``box``: half the bet, as :meth:`Round.legal_actions` offers it."""
     for action in current.legal_actions():
-        if action.kind == "insurance" and action.player == player and action.box == box:
+        if action.type is moves.Insure and action.player == player and action.box == box:
             assert action.max_amount is not None
             return action.max_amount
     raise IllegalActionError(f"insurance for {player} on box {box} is not offered now")
@@ -480,7 +483,7 @@ def verify_action(
         amount = _quantized(stake / 2 if stake is not None else Decimal(1))
     current.verify(engine_action(action, box, player, amount))
     if action == NO_INSURANCE and not any(
-        a.player == player for a in current.legal_actions() if a.kind in ("insurance", "even_money")
+        a.player == player for a in current.legal_actions() if a.type in (moves.Insure, moves.TakeEvenMoney)
     ):
         raise IllegalActionError(f"no insurance: {player} has no insurance or even money offer on box {box}")
 

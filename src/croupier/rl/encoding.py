@@ -41,31 +41,35 @@ from croupier.blackjack import moves
 from croupier.blackjack.hand import POINTS, Hand
 from croupier.blackjack.rules import Rules
 from croupier.cards import RANKS
+from croupier.codes import DOUBLE as DOUBLE
+from croupier.codes import HIT as HIT
+from croupier.codes import OPTION_CODES, OPTIONS
+from croupier.codes import SPLIT as SPLIT
+from croupier.codes import STAND as STAND
+from croupier.codes import SURRENDER as SURRENDER
 from croupier.errors import RulesError
 from croupier.money import parse_amount
 
-STAND, HIT, DOUBLE, SPLIT, SURRENDER, INSURANCE, EVEN_MONEY, NO_INSURANCE, NO_BET = range(9)
-FIRST_BET = 9
+INSURANCE, EVEN_MONEY, NO_INSURANCE, NO_BET = range(OPTIONS, OPTIONS + 4)
+"""After the play decisions, whose indices are the kernels' option codes (:mod:`croupier.codes`)."""
+FIRST_BET = NO_BET + 1
 """Index of the first bet action."""
 ACKNOWLEDGE = STAND
 """The one action of a round the deal settled (single agent, phase ``over`` at ``reset``): its step
 delivers the round's net as the reward and ends the episode (docs/rl.md, "Episodes")."""
 
 ACTION_NAMES: tuple[str, ...] = (
-    "stand",
-    "hit",
-    "double",
-    "split",
-    "surrender",
-    "insurance",
-    "even_money",
+    *sorted(OPTION_CODES, key=OPTION_CODES.__getitem__),
+    moves.Insure.kind,
+    moves.TakeEvenMoney.kind,
     "no_insurance",
     "no_bet",
 )
-"""Names of the actions before the bets, by index."""
+"""Names of the actions before the bets, by index: the play decisions in the order of their option codes."""
 
-DECISION_INDEX: dict[str, int] = {"stand": STAND, "hit": HIT, "double": DOUBLE, "split": SPLIT, "surrender": SURRENDER}
-"""The engine's play decisions (:class:`LegalAction` kinds) and their action index."""
+PLAY_INDEX: dict[type[moves.Action], int] = {cls: OPTION_CODES[cls.kind] for cls in moves.PLAYS}
+"""Each play decision's type (:attr:`LegalAction.type <croupier.blackjack.actions.LegalAction.type>`) and its
+action index, its option code (:data:`croupier.codes.OPTION_CODES`)."""
 
 
 def engine_action(index: int, box: int, player: str, insurance: Decimal | None = None) -> moves.Action:

@@ -40,14 +40,14 @@ except ModuleNotFoundError as error:  # name the extra, not just the module
     ) from error
 
 from croupier.blackjack import actions as op
+from croupier.blackjack import moves
 from croupier.blackjack.presets import blackjack_rules
 from croupier.blackjack.rules import Rules
 from croupier.blackjack.state import Round
 from croupier.errors import CroupierError, IllegalActionError, RulesError
 from croupier.money import ZERO, format_amount
-from croupier.rl.blackjack import _insurance_cap, _up_rank, describe_round, verify_action
+from croupier.rl.blackjack import describe_round, insurance_cap, up_rank, verify_action
 from croupier.rl.encoding import (
-    DECISION_INDEX,
     EVEN_MONEY,
     FIRST_BET,
     INSURANCE,
@@ -59,6 +59,7 @@ from croupier.rl.encoding import (
     PHASE_INSURANCE,
     PHASE_OVER,
     PHASE_WAIT,
+    PLAY_INDEX,
     REMAINING,
     SEEN,
     Mask,
@@ -191,7 +192,7 @@ class BlackjackAEC(AECEnv):  # type: ignore[misc]
         pending = current.pending
         hands = current.hands.get(box) if box else None
         selected = agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent])
-        up = up_value(_up_rank(current))
+        up = up_value(up_rank(current))
         if current.ended or current.voided or not self.agents:
             obs[0] = PHASE_OVER
         elif not selected:
@@ -287,7 +288,7 @@ class BlackjackAEC(AECEnv):  # type: ignore[misc]
         elif index in (INSURANCE, EVEN_MONEY, NO_INSURANCE):
             box = self._boxes[agent]
             if index != NO_INSURANCE:  # declining closes nothing: another seat may still answer
-                cap = _insurance_cap(current, agent, box) if index == INSURANCE else None
+                cap = insurance_cap(current, agent, box) if index == INSURANCE else None
                 current.apply(engine_action(index, box, agent, cap))
             assert self._insurance is not None
             self._insurance.pop(0)
@@ -310,7 +311,7 @@ class BlackjackAEC(AECEnv):  # type: ignore[misc]
                     offered = [
                         a.player
                         for a in current.legal_actions()
-                        if a.kind in ("insurance", "even_money") and a.player is not None
+                        if a.type in (moves.Insure, moves.TakeEvenMoney) and a.player is not None
                     ]
                     self._insurance = list(dict.fromkeys(offered))
                 if self._insurance:
@@ -345,12 +346,13 @@ class BlackjackAEC(AECEnv):  # type: ignore[misc]
         pending = current.pending
         if isinstance(pending, op.AwaitDecision):
             for action in current.legal_actions():
-                if action.kind in DECISION_INDEX:  # not the even-money offers open to naturals (Art. 6)
-                    mask[DECISION_INDEX[action.kind]] = 1
+                play = action.type
+                if play is not None and play in PLAY_INDEX:  # not the even-money offers open to naturals (Art. 6)
+                    mask[PLAY_INDEX[play]] = 1
         elif isinstance(pending, op.AwaitInsurance):
             for action in current.legal_actions():
                 if action.player == agent:
-                    mask[INSURANCE if action.kind == "insurance" else EVEN_MONEY] = 1
+                    mask[INSURANCE if action.type is moves.Insure else EVEN_MONEY] = 1
                     mask[NO_INSURANCE] = 1
         elif isinstance(pending, op.AwaitBets):
             mask[NO_BET] = 1

@@ -33,9 +33,10 @@ import numpy.typing as npt
 from croupier.blackjack.hand import POINTS
 from croupier.blackjack.rules import Rules
 from croupier.cards import RANKS, Card
+from croupier.codes import OPTION_CODES
 from croupier.math import CompositionError
 from croupier.math.blackjack import VALUE_NAMES, BlackjackAnalysis, analyze_blackjack, cards_text
-from croupier.rl.encoding import DECISION_INDEX, Mask, Obs
+from croupier.rl.encoding import Mask, Obs
 
 Values = npt.NDArray[np.float64]
 Policy = Callable[[Obs, Mask], int]
@@ -82,7 +83,7 @@ class ExactValues:
         options = self.options(unseen, up, first, second)
         if options is not None:
             for name, ev in options.items():
-                values[DECISION_INDEX[name]] = ev * float(bet)
+                values[OPTION_CODES[name]] = ev * float(bet)
         return values
 
     def _entry(self, unseen: tuple[int, ...]) -> _Entry:

@@ -44,20 +44,17 @@ PLAYER = "you"
 Ask = Callable[[str], str]
 
 QUIT = frozenset({"q", "quit", "exit", "leave"})
-CHOICES: dict[str, str] = {
-    "h": "hit",
-    "hit": "hit",
-    "s": "stand",
-    "stand": "stand",
-    "d": "double",
-    "double": "double",
-    "p": "split",
-    "split": "split",
-    "r": "surrender",
-    "surrender": "surrender",
+KEYS: dict[type[moves.Play], str] = {
+    moves.Hit: "h",
+    moves.Stand: "s",
+    moves.Double: "d",
+    moves.Split: "p",
+    moves.Surrender: "r",
 }
-KEYS: dict[str, str] = {"hit": "h", "stand": "s", "double": "d", "split": "p", "surrender": "r"}
-ORDER = ("hit", "stand", "double", "split", "surrender")
+"""Each play decision's key at the prompt."""
+CHOICES: dict[str, type[moves.Play]] = {answer: cls for cls, key in KEYS.items() for answer in (key, cls.kind)}
+"""What the player may type for each play decision: its key or its name."""
+ORDER: tuple[type[moves.Play], ...] = moves.PLAYS
 DEFAULT_FIRST_BET = Decimal(10)
 HIDDEN_CARD = "??"
 
@@ -386,14 +383,14 @@ class Session:
 
     def _insurance(self, current: Round) -> None:
         mine = [action for action in current.legal_actions() if action.player == PLAYER]
-        even = next((action for action in mine if action.kind == "even_money"), None)
-        insurance = next((action for action in mine if action.kind == "insurance"), None)
+        even = next((action for action in mine if action.type is moves.TakeEvenMoney), None)
+        insurance = next((action for action in mine if action.type is moves.Insure), None)
         available = self._available(current)
         cap = min(insurance.max_amount or ZERO, available) if insurance is not None else ZERO
         if insurance is not None and cap <= 0:
             insurance = None
         if self.leaving or (even is None and insurance is None):
-            current.close_insurance()
+            current.apply(moves.CloseInsurance())
             return
         options = []
         if even is not None:
@@ -413,7 +410,7 @@ class Session:
                     if even is None:
                         self.say(f"No even money: {self._even_money_reason(current)}", "red")
                         continue
-                    current.take_even_money(PLAYER, even.box)
+                    current.apply(moves.TakeEvenMoney(PLAYER, even.box))
                     break
                 if answer in ("i", "insurance", "y", "yes"):
                     if insurance is None:
@@ -424,11 +421,11 @@ class Session:
                 self.say(f"{answer!r} is not a choice here: {menu}.", "red")
         except _Quit:
             self._leave()
-        current.close_insurance()
+        current.apply(moves.CloseInsurance())
 
     def _even_money_reason(self, current: Round) -> str:
         try:
-            current.verify_even_money(PLAYER, self.box)
+            current.verify(moves.TakeEvenMoney(PLAYER, self.box))
         except CroupierError as error:
             return str(error)
         return "your balance cannot cover it"  # pragma: no cover - offered whenever the engine allows it
@@ -443,7 +440,7 @@ class Session:
                         f"insurance of {format_amount(amount)} is more than the {format_amount(available)} "
                         "you have free"
                     )
-                current.insure(PLAYER, box, amount)
+                current.apply(moves.Insure(PLAYER, box, amount))
             except CroupierError as error:
                 message = str(error).replace(f"{PLAYER}'s", "your")
                 self.say(f"Refused: {message}", "red")
@@ -452,9 +449,9 @@ class Session:
 
     def _shortfall(self, current: Round, action: op.LegalAction, available: Decimal) -> str | None:
         """Why the player's free money cannot cover ``action``, or ``None``."""
-        if action.kind == "double":
+        if action.type is moves.Double:
             need = action.min_amount or ZERO
-        elif action.kind == "split":
+        elif action.type is moves.Split:
             need = current.bets[action.box][PLAYER]
         else:
             return None
@@ -465,38 +462,42 @@ class Session:
     def _decision(self, current: Round, pending: op.AwaitDecision) -> None:
         box, index = pending.box, pending.hand
         if self.leaving:
-            current.stand(box, index)
+            current.apply(moves.Stand(box, index))
             return
-        legal = {action.kind: action for action in current.legal_actions()}
+        legal = {action.type: action for action in current.legal_actions() if action.type in ORDER}
         available = self._available(current)
-        offered = [kind for kind in ORDER if kind in legal and self._shortfall(current, legal[kind], available) is None]
-        menu = ", ".join(f"{KEYS[kind]}={kind}" for kind in offered) + ", q=quit"
+        offered = [cls for cls in ORDER if cls in legal and self._shortfall(current, legal[cls], available) is None]
+        menu = ", ".join(f"{KEYS[cls]}={cls.kind}" for cls in offered) + ", q=quit"
         where = self._label(current, box, index)
         try:
             while True:
                 answer = self.ask(f"Your move on {where}: {menu}: ")
-                kind = CHOICES.get(answer)
-                if kind is None:
+                chosen = CHOICES.get(answer)
+                if chosen is None:
                     self.say(f"{answer!r} is not a choice here: {menu}.", "red")
                     continue
-                if kind not in legal:
-                    self.say(f"You cannot {kind} now: {self._reason(current, kind, box, index)}", "red")
+                if chosen not in legal:
+                    self.say(f"You cannot {chosen.kind} now: {self._reason(current, chosen(box, index))}", "red")
                     continue
-                short = self._shortfall(current, legal[kind], available)
+                short = self._shortfall(current, legal[chosen], available)
                 if short is not None:
-                    self.say(f"You cannot {kind} now: {short}.", "red")
+                    self.say(f"You cannot {chosen.kind} now: {short}.", "red")
                     continue
-                amount = self._double_amount(current, legal[kind], available) if kind == "double" else None
-                current.apply(moves.parse(kind, box=box, hand=index, amount=amount))
+                if chosen is moves.Double:
+                    current.apply(
+                        moves.Double(box, index, amount=self._double_amount(current, legal[chosen], available))
+                    )
+                else:
+                    current.apply(chosen(box, index))
                 return
         except _Quit:
             self._leave()
-            current.stand(box, index)
+            current.apply(moves.Stand(box, index))
 
-    def _reason(self, current: Round, kind: str, box: int, index: int) -> str:
+    def _reason(self, current: Round, action: moves.Play) -> str:
         """The engine's reason an action is refused."""
         try:
-            current.verify(moves.play(kind, box, index))
+            current.verify(action)
         except CroupierError as error:
             return str(error)
         return "it is not offered"  # pragma: no cover - legal_actions offers what verify allows
@@ -516,7 +517,8 @@ class Session:
                     raise MoneyError(
                         f"a double of {format_amount(amount)} is more than the {format_amount(available)} you have free"
                     )
-                return current.verify_double(action.box, action.hand, amount=amount)
+                current.verify(moves.Double(action.box, action.hand, amount=amount))
+                return amount
             except CroupierError as error:
                 self.say(f"Refused: {error}", "red")
 
