@@ -8,14 +8,25 @@ when a shoe ends (Art. 3.1, 7.2).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from enum import Enum
+from collections.abc import Callable, Collection
+from enum import Enum, StrEnum
 
 from croupier.baccarat.rules import Rules
+from croupier.pending import AwaitBets, AwaitCard, AwaitChore, AwaitShoe, Waiting
 from croupier.rng import RandomSource, SystemRandom
 from croupier.shoe import Shoe, place_cut_card
 
-__all__ = ["ALL_AUTOMATIONS", "Automation", "Phase", "ShoeSource", "is_last_coup", "shoe_end_reason", "shuffled_shoes"]
+__all__ = [
+    "ALL_AUTOMATIONS",
+    "Automation",
+    "Phase",
+    "ShoeSource",
+    "automations_of",
+    "is_last_coup",
+    "shoe_end_reason",
+    "shuffled_shoes",
+    "waiting",
+]
 
 
 class Phase(Enum):
@@ -26,18 +37,52 @@ class Phase(Enum):
     SETTLING = "settling"
 
 
-class Automation(Enum):
-    """Chores the engine performs by itself unless the caller takes them over."""
+class Automation(StrEnum):
+    """Chores the engine performs by itself unless the caller takes them over (``automations=``). Each
+    member is its name as text (``"burn"``), so a set of names serves as well, as for the blackjack
+    round's :class:`~croupier.blackjack.actions.Automation`."""
 
-    SHUFFLING = "load the next shuffled shoe (needs a shoe source)"
-    BURNING = "turn the first card and burn"
-    DEALING = "deal the cards the tableau calls for"
-    SETTLING = "settle a complete coup"
+    SHUFFLING = "shuffle"
+    """Load the next shuffled shoe (needs a shoe source)."""
+    BURNING = "burn"
+    """Turn the first card and burn (Art. 2.1), and the burn before a coup (Art. 8)."""
+    DEALING = "deal"
+    """Deal the cards the tableau calls for (Art. 7, 9)."""
+    SETTLING = "settle"
+    """Settle a complete coup."""
+
+
+def automations_of(names: Collection[str]) -> frozenset[Automation]:
+    """The automations named (members or their names); a name that is none is refused, naming them all."""
+    unknown = sorted(str(name) for name in names if name not in ALL_NAMES)
+    if unknown:
+        raise ValueError(f"unknown automations {unknown}; they are {', '.join(sorted(ALL_NAMES))}")
+    return frozenset(Automation(name) for name in names)
 
 
 ALL_AUTOMATIONS = frozenset(Automation)
+ALL_NAMES = frozenset(str(a) for a in Automation)
 
 ShoeSource = Callable[[], Shoe]
+
+
+def waiting(phase: Phase, rules: Rules, first_card_turned: bool, coup_burns: int, shoe: Shoe | None) -> Waiting:
+    """What a table in ``phase`` waits for, in the records both engines share (:mod:`croupier.pending`): a
+    shoe, bets, a live shoe's next card, or the chore due (by its automation's name), which the table
+    performs by itself where it is automated and the shoe has the card."""
+    if phase is Phase.AWAITING_SHOE:
+        return AwaitShoe()
+    if phase is Phase.BETTING:
+        return AwaitBets()
+    if phase is Phase.SETTLING:
+        return AwaitChore("settle")
+    if phase is Phase.SHOE_START:
+        chore = "turn_first_card" if rules.burn == "first_card_value" and not first_card_turned else "burn"
+    else:
+        chore = "burn" if coup_burns else "deal"
+    if shoe is not None and shoe.is_live and not shoe.can_draw():
+        return AwaitCard(chore)
+    return AwaitChore(chore)
 
 
 def shuffled_shoes(rules: Rules, source: RandomSource | None = None) -> ShoeSource:

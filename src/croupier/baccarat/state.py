@@ -41,9 +41,11 @@ from croupier.baccarat.phases import (
     Automation,
     Phase,
     ShoeSource,
+    automations_of,
     is_last_coup,
     shoe_end_reason,
     shuffled_shoes,
+    waiting,
 )
 from croupier.baccarat.records import (
     BetCarried,
@@ -72,6 +74,7 @@ from croupier.baccarat.tableau import Side
 from croupier.cards import Card
 from croupier.errors import BetError, CroupierError, IllegalActionError, ShoeError
 from croupier.money import ZERO
+from croupier.pending import Waiting
 from croupier.shoe import Shoe
 
 __all__ = [
@@ -123,12 +126,12 @@ class BaccaratTable(PlayerActions):
         shoe: Shoe | None = None,
         *,
         shoe_source: ShoeSource | None = None,
-        automations: Collection[Automation] = ALL_AUTOMATIONS,
+        automations: Collection[str] = ALL_AUTOMATIONS,
         seats: int = DEFAULT_SEATS,
     ) -> None:
         self.rules = rules
         self._seats = Seats(seats)
-        self.automations = frozenset(automations)
+        self.automations = automations_of(automations)
         self.shoe_source = shoe_source
         self.shoe: Shoe | None = None
         self.phase = Phase.AWAITING_SHOE
@@ -154,6 +157,11 @@ class BaccaratTable(PlayerActions):
             self._automate()
 
     # views --------------------------------------------------------------------------------------
+    @property
+    def pending(self) -> Waiting:
+        """What the table waits for now (:func:`~croupier.baccarat.phases.waiting`)."""
+        return waiting(self.phase, self.rules, self._first_card_turned, self._coup_burns, self.shoe)
+
     @property
     def operations(self) -> tuple[Operation, ...]:
         return tuple(self._operations)

@@ -9,9 +9,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from enum import StrEnum
 
 from croupier.blackjack import moves
 from croupier.cards import Card
+from croupier.pending import AwaitBets as AwaitBets
+from croupier.pending import AwaitCard as AwaitCard
+from croupier.pending import AwaitChore as AwaitChore
+
+
+class Automation(StrEnum):
+    """The chores a round performs by itself unless the caller takes them over (``Round(automations=)``).
+    Each member is its name as text (``"burn"``), so a set of names serves as well; the baccarat table's
+    :class:`~croupier.baccarat.phases.Automation` has the same shape."""
+
+    BURNING = "burn"
+    DEALING = "deal"
+    DEALER_PLAY = "dealer_play"
+    SETTLING = "settle"
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,27 +201,7 @@ Operation = (
 )
 
 
-# What a round waits for ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class AwaitBets:
-    """Betting is open; :meth:`Round.deal` closes it ("No more bets")."""
-
-
-@dataclass(frozen=True, slots=True)
-class AwaitCard:
-    """A live shoe has no card: the dealer's reader must supply the next one (``purpose`` says where)."""
-
-    purpose: str
-
-
-@dataclass(frozen=True, slots=True)
-class AwaitChore:
-    """A chore the caller chose to perform itself: ``burn``, ``deal``, ``dealer_hit``,
-    ``dealer_stand`` or ``settle``."""
-
-    chore: str
+# What a round waits for: the shared records (croupier.pending) and the round's own ---------------
 
 
 @dataclass(frozen=True, slots=True)

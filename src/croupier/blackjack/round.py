@@ -36,8 +36,9 @@ from croupier.errors import IllegalActionError
 from croupier.money import ZERO, parse_amount
 from croupier.shoe import Shoe
 
-AUTOMATIONS: frozenset[str] = frozenset({"burn", "deal", "dealer_play", "settle"})
-"""Every chore the engine can perform itself; a round automates all of them unless told otherwise."""
+AUTOMATIONS: frozenset[str] = frozenset(op.Automation)
+"""Every chore the engine can perform itself (:class:`~croupier.blackjack.actions.Automation`); a round
+automates all of them unless told otherwise."""
 
 Script = Generator[op.Pending, object, None]
 
@@ -59,7 +60,8 @@ class Round:
     ) -> None:
         unknown = set(automations) - AUTOMATIONS
         if unknown:
-            raise ValueError(f"unknown automations {sorted(unknown)}; they are {sorted(AUTOMATIONS)}")
+            names = ", ".join(sorted(str(a) for a in AUTOMATIONS))
+            raise ValueError(f"unknown automations {sorted(map(str, unknown))}; they are {names}")
         self.rules = rules
         self.shoe = shoe
         self.first_of_shoe = first_of_shoe

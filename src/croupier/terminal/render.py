@@ -10,6 +10,7 @@ output unless a :class:`rich.console.Console` is given.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group
@@ -120,7 +121,7 @@ def render_blackjack_simulation(result: SimulationResult, console: Console | Non
 
 
 def render_baccarat_simulation(
-    document: Mapping[str, Any], exact: Mapping[str, Any], title: str, console: Console | None = None
+    document: Mapping[str, Any], exact: Mapping[Spot, Fraction], title: str, console: Console | None = None
 ) -> None:
     """Print a baccarat simulation's document for people (``croupier simulate baccarat`` without ``--json``):
     each bet's simulated edge beside the exact one (``exact``, by spot) with its z-score, the frequencies,
