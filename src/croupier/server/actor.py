@@ -558,12 +558,13 @@ class TableActor:
             money = {player: ledger.to_minor(amount, f"{kind} for {player}") for player, amount in required.items()}
             if money and command.key is None:
                 raise Refused(f"{kind} puts money on the table: it needs an Idempotency-Key header", 400)
-            short = await stakes.cannot_cover(self, money, who.name) if kind in ("double", "split") else set()
+            matched = round_.others_match(who.name, action)
+            short = await stakes.cannot_cover(self, money, who.name) if matched else set()
             if short:
                 declined |= short
                 continue
             try:
-                answer, balances = await stakes.take_stakes(self, command, money, declined)
+                answer, balances = await stakes.take_stakes(self, command, money, declined, matched=matched)
             except ledger.InsufficientFunds:
                 short = await stakes.cannot_cover(self, money, who.name)
                 if not short:
@@ -625,11 +626,11 @@ class TableActor:
     async def _misdeal(self, command: Command) -> dict[str, Any]:
         """A misdeal that cannot be corrected (Art. 2.1): every card of the deal is void, the bets stand,
         and the round is dealt again from the same shoe, after the rules' ``burn_after_misdeal`` burns (online
-        §3.5: 3); baccarat Art. 10 (``drivers.GAMES``)."""
+        §3.5: 3); baccarat Art. 10 (each round's ``misdeal``: ``liveshoe.misdeal``)."""
         who = command.identity
         if who.role != "supervisor":
             raise Refused("a misdeal needs a supervisor's approval (Art. 2.1; online §3.5)", 403)
-        return await drivers.game_of(self.game).misdeal(self, self.round)
+        return await liveshoe.misdeal(self, self.round)
 
     # --------------------------------------------------------------------------------------------
     # settlement

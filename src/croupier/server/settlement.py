@@ -10,7 +10,6 @@ from sqlalchemy import select, update
 
 from croupier.server import ledger, stakes
 from croupier.server.db import retrying
-from croupier.server.games import BaccaratRound, BlackjackRound
 from croupier.server.models import BetRecord, RoundRecord, ShoeRecord
 
 if TYPE_CHECKING:
@@ -84,16 +83,11 @@ async def finish_round(actor: TableActor) -> None:
                 record.spec = {"voided_after_cards": len(record.cards)}
             else:
                 balances = await stakes.settle(actor, session, record, round_)
-                if isinstance(round_, BlackjackRound) and round_.face_up_voided():
-                    record.result = {**(record.result or {}), "voided_cards": round_.face_up_voided()}
-                if actor.misdeals and isinstance(round_, BaccaratRound):  # Art. 10: the coup voided once
-                    record.spec = {**(record.spec or {}), "misdeal_after_cards": actor.misdeals[0]}
-                elif actor.misdeals:
-                    record.spec = {
-                        **(record.spec or {}),
-                        "misdeal_after_cards": list(actor.misdeals),
-                        "burn_after_misdeal": actor.misdeal_burn,
-                    }
+                face_up = round_.face_up_voided()
+                if face_up:
+                    record.result = {**(record.result or {}), "voided_cards": face_up}
+                if actor.misdeals:
+                    record.spec = {**(record.spec or {}), **round_.misdeal_spec(actor.misdeals, actor.misdeal_burn)}
             record.log = actor.log
             carried = {} if round_.voided else round_.carried_out()
             if carried:
