@@ -97,20 +97,20 @@ async def end_shoe(actor: TableActor, command: Command) -> dict[str, Any]:
         await _new_shoe_now(actor)
         return {"accepted": True, "ended": True, "shoe": actor.shoe_id}
     actor.end_shoe_after_round = True
-    await actor._publish({"type": "shoe_ends_after_round", "round": actor.round_number + 1})
+    await actor.publish({"type": "shoe_ends_after_round", "round": actor.round_number + 1})
     return {"accepted": True, "ended": False, "after_round": actor.round_number + 1}
 
 
 async def _new_shoe_now(actor: TableActor) -> None:
     """End the shoe, begin a new live one, and open the same betting window on its first round."""
-    await actor._end_shoe()
+    await actor.end_shoe()
     actor.driver = driver_for(actor.game, actor.rules)  # the engine's shoe state starts afresh with the new shoe
-    await actor._new_shoe()
+    await actor.new_shoe()
     actor.round = actor.driver.next_round()
     actor.ops_seen = 0
     actor.log = []
     actor.end_shoe_after_round = False
-    await actor._publish({"type": "betting_open", "closes_at": actor.deadline_at, "round": 1})
+    await actor.publish({"type": "betting_open", "closes_at": actor.deadline_at, "round": 1})
 
 
 async def cut_card(actor: TableActor, command: Command) -> dict[str, Any]:
@@ -123,7 +123,7 @@ async def cut_card(actor: TableActor, command: Command) -> dict[str, Any]:
     shoe_id = actor.shoe_id
     async with actor.sessions() as session, session.begin():
         await session.execute(update(ShoeRecord).where(ShoeRecord.id == shoe_id).values(cut_card=position))
-    await actor._publish_engine_events()
+    await actor.publish_engine_events()
     return {"accepted": True, "cut_card": position}
 
 
@@ -147,7 +147,7 @@ async def face_up_card(actor: TableActor, command: Command) -> dict[str, Any]:
     round_ = _awaiting_card(actor)
     card = read_card(command.payload.get("card"))
     round_.void_face_up_card(card)
-    await actor._publish_engine_events()
+    await actor.publish_engine_events()
     return {"accepted": True, "voided": str(card), "reason": "a card found face up in the shoe is void (Art. 2.1)"}
 
 
@@ -163,7 +163,7 @@ async def void_card(actor: TableActor, command: Command) -> dict[str, Any]:
     card = read_card(command.payload.get("card"))
     reason = str(command.payload.get("reason") or "a card the dealer drew by mistake is void (Art. 3.2a)")
     round_.void_card(card, reason)
-    await actor._publish_engine_events()
+    await actor.publish_engine_events()
     return {"accepted": True, "voided": str(card), "reason": reason}
 
 
@@ -178,7 +178,7 @@ async def move_card(actor: TableActor, command: Command) -> dict[str, Any]:
         where = round_.move_misdealt(card, command.payload)
     except UnreadableRequest as unreadable:
         raise _refused(str(unreadable), 422) from None
-    await actor._publish_engine_events()
+    await actor.publish_engine_events()
     return {"accepted": True, "moved": str(card), **where}
 
 
@@ -192,14 +192,14 @@ async def misdeal(actor: TableActor, round_: GameRound | None) -> dict[str, Any]
     actor.voided_cards.extend(voided.voided)
     actor.misdeals.append(voided.dealt)
     actor.misdeal_burn = voided.burn
-    await actor._publish_engine_events()
+    await actor.publish_engine_events()
     if voided.redeals:
         fresh = round_.redeal()
         actor.round = fresh
         actor.ops_seen = 0
         fresh.close_betting()
-        await actor._publish({"type": "redeal", "burn": voided.burn})
-        await actor._publish_engine_events()
+        await actor.publish({"type": "redeal", "burn": voided.burn})
+        await actor.publish_engine_events()
     return {"accepted": True, "misdeal": True, "burn": voided.burn}
 
 

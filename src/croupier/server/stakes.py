@@ -113,7 +113,7 @@ async def take_bet(actor: TableActor, command: Command, spot: str, cents: int) -
     round_id, balance, answer = await retrying(store)  # a deadlock rolled it back whole: again
     actor.round_id = round_id
     actor.balance_before.setdefault(who.id, balance + cents)
-    await actor._tell_balance(who.id, balance)
+    await actor.tell_balance(who.id, balance)
     return answer
 
 
