@@ -65,6 +65,15 @@ class Pending:
 
 
 class GameRound(Protocol):
+    """One round as a table actor drives it (see the module docstring). Besides the play, each game answers
+    the dealer's reports and errors at a live table in its own way (liveshoe.py asks, never which game):
+    ``report_cut_card`` (where a transcript puts it), ``void_face_up_card`` and ``void_card`` (refused by
+    a game that keeps the card), ``move_misdealt`` (the card back where the request's fields say),
+    ``misdeal`` with ``redeal`` and ``misdeal_spec`` (the deal voided, dealt again, and recorded);
+    ``house_edge`` is the live edge surveillance watches (empty where the game shows none),
+    ``face_up_voided`` the cards its record lists as void, and ``others_match`` whether a decision asks
+    the box's other bettors to match it (Art. 13)."""
+
     def progress(self) -> int: ...
     def set_seated(self, seated: dict[int, str]) -> None: ...
     def verify_bet(self, player: str, spot: str, amount: Decimal) -> None: ...
