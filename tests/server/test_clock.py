@@ -1,17 +1,23 @@
 """The server reads time from its injected clock: token expiry, the ledger's and the accounts' records,
-the sign-in throttle; the table leases from their own clock (the system's unless one is given)."""
+the sign-in throttle; the table leases and the hub from their own clock (the system's unless one is given);
+a retry's pause from the table's sleeper."""
 
+import asyncio
+import json
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from croupier.server import auth
-from croupier.server.app import Settings, create_app
-from croupier.server.clock import ManualClock
+from croupier.server import auth, faults
+from croupier.server.app import Service, Settings, create_app
+from croupier.server.clock import ManualClock, wait_until
+from croupier.server.hub import Hub
 from croupier.server.models import Account, GameTable, LedgerTransaction
 from tests.server.conftest import Server
 
@@ -70,3 +76,84 @@ async def _leases(app: Any) -> list[datetime]:
     async with app.state.service.session() as session:
         rows: Iterator[datetime] = (await session.scalars(select(GameTable.lease_until))).all()
         return [row.replace(tzinfo=row.tzinfo or UTC) for row in rows]
+
+
+# ------------------------------------------------------------------------------------------------
+# the paced waits: the hub, the leases, the retries
+
+
+KEY = "a key of the deployment, for tests"
+
+
+def test_a_signed_messages_age_is_read_from_the_hubs_clock() -> None:
+    """The hub stamps and checks a message's time by its clock: a message whose sender's clock is 31 s
+    behind is stale, whatever the system's time."""
+    sent_at = datetime(2031, 5, 1, tzinfo=UTC)
+    sender = Hub("redis://127.0.0.1:1/0", "p", KEY, ManualClock(sent_at))
+    on_time = Hub("redis://127.0.0.1:1/0", "p", KEY, ManualClock(sent_at + timedelta(seconds=29)))
+    late = Hub("redis://127.0.0.1:1/0", "p", KEY, ManualClock(sent_at + timedelta(seconds=31)))
+    assert json.loads(json.loads(sender._wire("p:cmd:1", {}))["body"])["at"] == sent_at.timestamp()
+    assert on_time._open("p:cmd:1", sender._wire("p:cmd:1", {"kind": "bet"})) is not None
+    assert late._open("p:cmd:1", sender._wire("p:cmd:1", {"kind": "bet"})) is None
+
+
+def test_a_wait_ends_by_the_clock_it_is_given() -> None:
+    async def scenario() -> tuple[bool, bool]:
+        clock = ManualClock()
+        never = asyncio.Event()
+        waiting = asyncio.create_task(wait_until(clock, never.wait(), 5.0))
+        await clock.advance(4.9)
+        assert not waiting.done()  # no real time counts
+        await clock.advance(0.2)
+        timed_out = not await waiting
+        done = asyncio.Event()
+        done.set()
+        return timed_out, await wait_until(clock, done.wait(), 5.0)
+
+    assert asyncio.run(scenario()) == (True, True)
+
+
+def test_the_lease_renewals_are_paced_by_the_lease_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every third of a lease by the lease clock (here a manual one): a renewal round, and no other."""
+
+    async def scenario() -> list[int]:
+        service = Service(Settings(lease_seconds=9), ManualClock(), lease_clock=ManualClock())
+        rounds: list[int] = []
+
+        async def lease_round() -> None:
+            rounds.append(1)
+
+        monkeypatch.setattr(service, "lease_round", lease_round)
+        loop = asyncio.create_task(service._lease_loop())
+        seen = []
+        for _ in range(3):
+            await asyncio.sleep(0.05)  # real time: the lease clock has not moved, no round
+            seen.append(len(rounds))
+            assert isinstance(service.lease_clock, ManualClock)
+            await service.lease_clock.advance(3)
+        await asyncio.sleep(0.05)
+        seen.append(len(rounds))
+        loop.cancel()
+        return seen
+
+    assert asyncio.run(scenario()) == [0, 1, 2, 3]
+
+
+def test_a_retry_is_paced_by_the_tables_pause() -> None:
+    """While an operation keeps failing (the database away) it is tried again after a pause that doubles,
+    up to the longest, each through the table's own sleeper: no real time passes here."""
+    pauses: list[float] = []
+
+    async def pause(seconds: float) -> None:
+        pauses.append(seconds)
+
+    failures = iter(range(9))
+
+    async def operation() -> str:
+        if next(failures, None) is not None:
+            raise ConnectionError("the database is away")
+        return "done"
+
+    actor = SimpleNamespace(name="t", first_pause=faults.FIRST_PAUSE, pause=pause)
+    assert asyncio.run(faults.patiently(actor, "a test", operation)) == "done"  # type: ignore[arg-type]
+    assert pauses == [0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2, faults.LONGEST_PAUSE, faults.LONGEST_PAUSE]

@@ -1,7 +1,6 @@
 """drivers.GAMES: the one place a game picks its rules, its engine driver and its procedures."""
 
 import ast
-import asyncio
 from decimal import Decimal
 from pathlib import Path
 from types import SimpleNamespace
@@ -10,7 +9,7 @@ from typing import Any
 import pytest
 
 from croupier.blackjack.replay import overrides_of
-from croupier.server import drivers, liveshoe
+from croupier.server import drivers
 from croupier.server.baccarat_round import BaccaratDriver, baccarat_cut_setting
 from croupier.server.games import BlackjackDriver
 
@@ -19,7 +18,7 @@ def row(game: str, preset: str, **fields: Any) -> Any:
     return SimpleNamespace(game=game, preset=preset, overrides={}, min_bet=1000, max_bet=100000, chip=100, **fields)
 
 
-def test_each_game_has_its_rules_driver_and_misdeal() -> None:
+def test_each_game_has_its_rules_and_driver() -> None:
     blackjack = drivers.table_rules(row("blackjack", "live-online"))
     baccarat = drivers.table_rules(row("baccarat", "macau"))
     assert blackjack.burn_after_misdeal == 3 and blackjack.min_bet == Decimal(10)
@@ -30,21 +29,48 @@ def test_each_game_has_its_rules_driver_and_misdeal() -> None:
     assert drivers.game_of("baccarat").default_preset == "macau"
 
 
-@pytest.mark.parametrize("game", ["blackjack", "baccarat"])
-def test_each_game_runs_its_own_misdeal_procedure(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    called: list[str] = []
+GAME_CLASSES = {"BlackjackRound", "BaccaratRound", "BlackjackDriver", "BaccaratDriver"}
+GAME_MODULES = {"drivers.py", "games.py", "baccarat_round.py"}
 
-    def procedure(name: str) -> Any:
-        async def misdeal(actor: Any, round_: Any) -> dict[str, Any]:
-            called.append(name)
-            return {"misdeal": name}
 
-        return misdeal
+def game_class_uses(source: str) -> list[int]:
+    """The lines of ``source`` that name a game's own round or driver class."""
+    return sorted(
+        {
+            node.lineno
+            for node in ast.walk(ast.parse(source))
+            if (isinstance(node, ast.Name) and node.id in GAME_CLASSES)
+            or (isinstance(node, ast.alias) and node.name in GAME_CLASSES)
+            or (isinstance(node, ast.Attribute) and node.attr in GAME_CLASSES)
+        }
+    )
 
-    monkeypatch.setattr(liveshoe, "blackjack_misdeal", procedure("blackjack"))
-    monkeypatch.setattr(liveshoe, "baccarat_misdeal", procedure("baccarat"))
-    assert asyncio.run(drivers.game_of(game).misdeal(SimpleNamespace(), None)) == {"misdeal": game}
-    assert called == [game]
+
+def test_no_shared_server_module_names_a_games_round_or_driver() -> None:
+    """The shared modules ask the round and driver interface (game_round.py), never which game it is."""
+    package = Path(drivers.__file__).parent
+    found = {
+        path.name: lines
+        for path in sorted(package.glob("*.py"))
+        if path.name not in GAME_MODULES and (lines := game_class_uses(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}, f"give the round or driver a method instead: {found}"
+
+
+def test_the_check_sees_a_game_class_named() -> None:
+    source = "from x import BaccaratRound\nif isinstance(r, games.BlackjackRound):\n    pass\nok = round_.misdeal\n"
+    assert game_class_uses(source) == [1, 2]
+
+
+def test_each_game_says_which_errors_of_the_dealer_it_refuses() -> None:
+    assert drivers.game_of("blackjack").void_card_refusal is None
+    assert "Art. 10" in (drivers.game_of("baccarat").void_card_refusal or "")
+
+
+def test_each_game_shows_its_boxes_in_the_lobby() -> None:
+    blackjack = drivers.table_rules(row("blackjack", "live-online"))
+    assert drivers.game_of("blackjack").boxes(blackjack) == blackjack.boxes
+    assert drivers.game_of("baccarat").boxes(drivers.table_rules(row("baccarat", "macau"))) is None
 
 
 def test_each_game_places_its_cut_card_as_its_driver_builds_the_shoe() -> None:

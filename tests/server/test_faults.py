@@ -220,7 +220,7 @@ def test_a_fault_loading_a_new_shoe_ends_it_and_deals_on(server: Server, monkeyp
 
 def test_a_publication_that_fails_between_rounds(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
     ana = server.login("ana")
-    original = TableActor._publish
+    original = TableActor.publish
     fired: list[bool] = []
 
     async def publish(self: TableActor, event: dict[str, Any]) -> None:
@@ -229,7 +229,7 @@ def test_a_publication_that_fails_between_rounds(server: Server, monkeypatch: py
             raise ConnectionError("the hub is away")
         await original(self, event)
 
-    monkeypatch.setattr(TableActor, "_publish", publish)
+    monkeypatch.setattr(TableActor, "publish", publish)
     assert server.bet(ana, ONLINE, "1", "20").status_code == 200
     server.advance(10)
     server.play_out(ONLINE, {"ana": ana})
@@ -301,7 +301,7 @@ def test_a_fault_while_the_database_is_away_loses_no_money(server: Server, monke
     actor.first_pause = 0.01
     away = [True]
     tries: list[int] = []
-    original = TableActor._refund
+    original = TableActor.refund
 
     async def refund(self: TableActor, session: Any, record: Any, reason: str) -> dict[int, int]:
         if away[0]:
@@ -309,7 +309,7 @@ def test_a_fault_while_the_database_is_away_loses_no_money(server: Server, monke
             raise OperationalError("UPDATE wallets", {}, ConnectionError("the database is away"))
         return await original(self, session, record, reason)
 
-    monkeypatch.setattr(TableActor, "_refund", refund)
+    monkeypatch.setattr(TableActor, "refund", refund)
     once(monkeypatch, BlackjackRound, "close_betting", raising(ValueError("the deal failed")))
     assert server.bet(ana, ONLINE, "1", "20").status_code == 200
     server.client.portal.call(server.clock.advance, 10)
@@ -355,7 +355,7 @@ def test_a_table_whose_rules_cannot_be_set_up_is_stopped_with_the_reason(server:
                     mode="rng",
                 )
             )
-        await server.service._lease_round()
+        await server.service.lease_round()
 
     server.client.portal.call(add_table)
     lobby = {t["name"]: t for t in server.client.get("/api/tables").json()}

@@ -307,7 +307,7 @@ def live_baccarat(server: Server) -> int:
             session.add(row)
             await session.flush()
             table_id = row.id
-        await server.service._lease_round()
+        await server.service.lease_round()
         return table_id
 
     table = int(server.client.portal.call(add))

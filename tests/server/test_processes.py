@@ -189,11 +189,11 @@ def test_the_tables_are_spread_over_the_processes_that_are_up(shared: tuple[str,
     second_client, second = process(url, prefix)
     try:
         assert second.service.actors == {}  # every table is leased: none is taken from its process
-        first.client.portal.call(first.service._lease_round)  # two processes up: two tables each
+        first.client.portal.call(first.service.lease_round)  # two processes up: two tables each
         assert {t for t, a in first.service.actors.items() if a.handing_off} == {3, 4}
         first.advance(10)  # the betting windows end (no bets): tables 3 and 4 stop between rounds
-        first.client.portal.call(first.service._lease_round)  # and are released
-        second.client.portal.call(second.service._lease_round)
+        first.client.portal.call(first.service.lease_round)  # and are released
+        second.client.portal.call(second.service.lease_round)
         assert set(first.service.actors) == {1, 2}
         assert set(second.service.actors) == {3, 4}
         second.quiet()
@@ -207,7 +207,7 @@ def test_the_tables_are_spread_over_the_processes_that_are_up(shared: tuple[str,
     finally:
         second_client.__exit__(None, None, None)  # the second process stops: its tables are free at once
     try:
-        first.client.portal.call(first.service._lease_round)
+        first.client.portal.call(first.service.lease_round)
         assert set(first.service.actors) == {1, 2, 3, 4}
         first.quiet()
         assert first.ledger()["entries_sum"] == 0

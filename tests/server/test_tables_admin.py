@@ -170,7 +170,7 @@ def test_closing_finishes_the_round_then_stops_the_table(server: Server) -> None
     assert entry["status"] == "closed" and entry["phase"] == "closed"
     history = server.client.get("/api/history", headers=ana).json()
     assert history[0]["table"] == "vip-1" and history[0]["status"] == "settled"
-    server.client.portal.call(server.service._lease_round)
+    server.client.portal.call(server.service.lease_round)
     assert table_id not in server.service.actors
     refused = server.bet(ana, table_id, "1", "20")
     assert refused.status_code in (409, 503)

@@ -23,14 +23,14 @@ from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from croupier.errors import CroupierError, MoneyError
 from croupier.money import format_amount, parse_amount
 from croupier.server import drivers, faults, idempotency, ledger, liveshoe, seating, settlement, shoes, stakes
-from croupier.server.clock import Clock
+from croupier.server.clock import Clock, Sleeper
 from croupier.server.commands import Command, Refused
 from croupier.server.fair import new_seed
 from croupier.server.fence import LeaseLost
@@ -40,7 +40,7 @@ from croupier.server.games import (
     read_card,
 )
 from croupier.server.hub import Hub
-from croupier.server.models import BetRecord, GameTable, RoundRecord
+from croupier.server.models import GameTable, RoundRecord
 from croupier.server.seats import BACCARAT_SEATS, Seats
 
 log = logging.getLogger("croupier.server")
@@ -64,7 +64,14 @@ MAX_AMOUNT_DIGITS = 15
 
 
 class TableActor:
-    """Runs one table; see the module docstring."""
+    """Runs one table; see the module docstring.
+
+    Its collaborators (liveshoe, seating, settlement, stakes, shoes, faults, tables_admin) change its state
+    and call its public methods only: :meth:`publish` and :meth:`publish_engine_events` (what the table
+    sees), :meth:`tell_balance` (a player's balance), :meth:`new_shoe` and :meth:`end_shoe`, :meth:`refund`
+    (a round void, its bets returned), :meth:`set_timer` and :meth:`serve_until` (a timed wait), and
+    :meth:`remember` (a request's idempotent answer).
+    """
 
     def __init__(
         self,
@@ -74,8 +81,10 @@ class TableActor:
         clock: Clock,
         seeds: Callable[[int], bytes] | None = None,
         readers: async_sessionmaker[AsyncSession] | None = None,
+        pause: Sleeper = asyncio.sleep,
     ) -> None:
         self.readers = readers or sessions
+        self.pause = pause  # the pause between two tries while the database is away (faults.patiently)
         self.seeds = seeds or (lambda _shoe: new_seed())
         self.table_id = row.id
         self.name = row.name
@@ -179,7 +188,8 @@ class TableActor:
             faults.refuse_waiting(self)
             self.idle.set()
 
-    async def _publish(self, event: dict[str, Any]) -> None:
+    async def publish(self, event: dict[str, Any]) -> None:
+        """``event`` on the table's channel, numbered, and in the round's log."""
         self.seq += 1
         message = {"table": self.table_id, "seq": self.seq, "at": self.clock.now().isoformat(), "event": event}
         self.log.append({"at": message["at"], **event})
@@ -197,14 +207,15 @@ class TableActor:
         actions[""] = self.round.legal_for("")  # no account has an empty name
         return actions
 
-    async def _publish_engine_events(self) -> None:
+    async def publish_engine_events(self) -> None:
+        """What the round did since the last call, each event to whom may see it (a private one privately)."""
         if self.round is None:
             return
         self.ops_seen, events = self.round.events_since(self.ops_seen)
         for event in events:
             audience = event.pop("to", None)
             if audience is None:
-                await self._publish(event)
+                await self.publish(event)
             else:
                 await self._tell(audience, event)
 
@@ -217,7 +228,8 @@ class TableActor:
             if account_id is not None:
                 await self.hub.publish(f"account:{account_id}", {**message, "event": {**event, "private": True}})
 
-    async def _tell_balance(self, account_id: int, cents: int) -> None:
+    async def tell_balance(self, account_id: int, cents: int) -> None:
+        """The account's balance after a movement, to its own sockets."""
         await self.hub.publish(
             f"account:{account_id}",
             {"table": self.table_id, "event": {"type": "balance", "balance": ledger.money_text(cents)}},
@@ -226,10 +238,12 @@ class TableActor:
     # --------------------------------------------------------------------------------------------
     # shoes
 
-    async def _new_shoe(self) -> None:
+    async def new_shoe(self) -> None:
+        """Begin a new shoe (shoes.py): its record, its commitment and, where a player cuts, the cut."""
         await shoes.new_shoe(self)
 
-    async def _end_shoe(self) -> None:
+    async def end_shoe(self) -> None:
+        """End the shoe in play (shoes.py): its record ended, its seed revealed."""
         await shoes.end_shoe(self)
 
     # --------------------------------------------------------------------------------------------
@@ -239,30 +253,9 @@ class TableActor:
         """Void what a stopped process left unfinished and return its bets; end its shoes (settlement.py)."""
         await settlement.recover(self)
 
-    async def _refund(self, session: AsyncSession, record: RoundRecord, reason: str) -> dict[int, int]:
-        bets = (await session.scalars(select(BetRecord).where(BetRecord.round_id == record.id))).all()
-        per_account: dict[int, int] = {}
-        for bet in bets:
-            per_account[bet.account_id] = per_account.get(bet.account_id, 0) + bet.amount
-        in_play = await ledger.system_wallet(session, "in_play")
-        wallets = {account_id: await ledger.player_wallet(session, account_id) for account_id in per_account}
-        await ledger.lock_wallets(session, [in_play, *wallets.values()])  # at once, in one order: no deadlock
-        balances: dict[int, int] = {}
-        for account_id, amount in sorted(per_account.items()):
-            wallet = wallets[account_id]
-            _tx, after = await ledger.post(
-                session,
-                "refund",
-                [(in_play, -amount), (wallet, amount)],
-                round_id=record.id,
-                memo=reason,
-                now=self.clock.now(),
-            )
-            balances[account_id] = after[wallet]
-        record.status = "voided"
-        record.ended_at = self.clock.now()
-        record.result = {"voided": reason, "returned": {str(a): ledger.money_text(c) for a, c in per_account.items()}}
-        return balances
+    async def refund(self, session: AsyncSession, record: RoundRecord, reason: str) -> dict[int, int]:
+        """Void ``record`` and return every bet of it, in ``session`` (settlement.py); the balances after."""
+        return await settlement.refund(self, session, record, reason)
 
     # --------------------------------------------------------------------------------------------
     # a round
@@ -280,8 +273,8 @@ class TableActor:
             return
         if self.shoe_id is None or self.driver.needs_shoe():
             await self._return_carry("the shoe ended with the bet standing after a tie (Art. 18); it is returned")
-            await self._end_shoe()
-            await self._new_shoe()
+            await self.end_shoe()
+            await self.new_shoe()
         drivers.game_of(self.game).before_round(self.driver, self.row)
         self.round = self.driver.next_round()
         self.round.set_seated(self.seats.names())
@@ -297,19 +290,19 @@ class TableActor:
         self.misdeals = []
         self.voided_cards = []
         self.phase = "betting"
-        self._set_timer(self.row.betting_seconds)
-        await self._publish({"type": "betting_open", "closes_at": self.deadline_at, "round": self.round_number + 1})
-        await self._serve_until(lambda: self.deadline is not None and self.clock.monotonic() >= self.deadline)
+        self.set_timer(self.row.betting_seconds)
+        await self.publish({"type": "betting_open", "closes_at": self.deadline_at, "round": self.round_number + 1})
+        await self.serve_until(lambda: self.deadline is not None and self.clock.monotonic() >= self.deadline)
         round_: GameRound = self.round
         if not round_.has_bets:
             round_.void("no bets")
             self.phase = "idle"
             self.round = None
             return
-        await self._publish({"type": "no_more_bets"})
+        await self.publish({"type": "no_more_bets"})
         self.phase = "playing"
         round_.close_betting()
-        await self._publish_engine_events()
+        await self.publish_engine_events()
         async with self.sessions() as session, session.begin():
             await session.execute(
                 update(RoundRecord).where(RoundRecord.id == self.round_id).values(status="playing", log=self.log)
@@ -321,27 +314,27 @@ class TableActor:
                 break
             if pending.kind == "void":  # a shoe that ran dry: void and replay from a new shoe (Art. 2.1)
                 round_.void("the shoe ran out of cards")
-                await self._publish_engine_events()
+                await self.publish_engine_events()
                 break
             if pending.kind in ("insurance", "decision", "squeeze"):
-                self._set_timer(self._squeeze_seconds() if pending.kind == "squeeze" else self.row.decision_seconds)
-                await self._publish({"type": "await", **pending.document(), "closes_at": self.deadline_at})
+                self.set_timer(self._squeeze_seconds() if pending.kind == "squeeze" else self.row.decision_seconds)
+                await self.publish({"type": "await", **pending.document(), "closes_at": self.deadline_at})
                 # each decision has its own timer: a hit that leaves the same hand to act is a new wait;
                 # the insurance offer keeps one timer however many take it (online §3.6)
                 progress = round_.progress() if pending.kind == "decision" else None
-                expired = await self._serve_until(self._changed(round_, pending, progress))
+                expired = await self.serve_until(self._changed(round_, pending, progress))
                 if expired and not self._changed(round_, pending, progress)():
-                    await self._publish({"type": "timeout", **pending.document()})
+                    await self.publish({"type": "timeout", **pending.document()})
                     round_.timeout()
-                await self._publish_engine_events()
+                await self.publish_engine_events()
             elif pending.kind == "card":
                 self.deadline = None
                 self.deadline_at = None
-                await self._publish({"type": "await", **pending.document()})
+                await self.publish({"type": "await", **pending.document()})
                 # each card is a wait of its own: a second burn, or the next card of a coup, waits for the
                 # same kind of card as the last one and gets its own "await" on the dealer's console
-                await self._serve_until(self._changed(round_, pending, round_.progress()))
-                await self._publish_engine_events()
+                await self.serve_until(self._changed(round_, pending, round_.progress()))
+                await self.publish_engine_events()
         await self._finish_round()
 
     async def _return_carry(self, reason: str) -> None:
@@ -365,11 +358,12 @@ class TableActor:
             or (progress is not None and round_.progress() != progress)
         )
 
-    def _set_timer(self, seconds: float) -> None:
+    def set_timer(self, seconds: float) -> None:
+        """The wait now ends ``seconds`` from now by the table's clock (what :meth:`serve_until` times)."""
         self.deadline = self.clock.monotonic() + seconds
         self.deadline_at = (self.clock.now() + _seconds(seconds)).isoformat()
 
-    async def _serve_until(self, done: Callable[[], bool], *, timed: bool = True) -> bool:
+    async def serve_until(self, done: Callable[[], bool], *, timed: bool = True) -> bool:
         """Handle commands until ``done()``; returns True when the timer ran out first."""
         while not done():
             command = await self._next_command(self.deadline if timed else None)
@@ -526,14 +520,14 @@ class TableActor:
                 self.round.set_seated(self.seats.names())
             raise
         if sits_at is not None:
-            await self._publish({"type": "seated", "box": sits_at, "player": who.name})
+            await self.publish({"type": "seated", "box": sits_at, "player": who.name})
         if drivers.game_of(self.game).shared_boxes:
             self.matching[(who.name, int(spot))] = match
         self.accounts[who.name] = who.id
         with faults.after_commit("bet"):
             self.round.bet(who.name, spot, amount)
         stakes.watch_edge(self, who.name, spot, amount)
-        await self._publish_engine_events()
+        await self.publish_engine_events()
         return answer
 
     async def _act(self, command: Command) -> dict[str, Any]:
@@ -558,12 +552,13 @@ class TableActor:
             money = {player: ledger.to_minor(amount, f"{kind} for {player}") for player, amount in required.items()}
             if money and command.key is None:
                 raise Refused(f"{kind} puts money on the table: it needs an Idempotency-Key header", 400)
-            short = await stakes.cannot_cover(self, money, who.name) if kind in ("double", "split") else set()
+            matched = round_.others_match(who.name, action)
+            short = await stakes.cannot_cover(self, money, who.name) if matched else set()
             if short:
                 declined |= short
                 continue
             try:
-                answer, balances = await stakes.take_stakes(self, command, money, declined)
+                answer, balances = await stakes.take_stakes(self, command, money, declined, matched=matched)
             except ledger.InsufficientFunds:
                 short = await stakes.cannot_cover(self, money, who.name)
                 if not short:
@@ -583,9 +578,9 @@ class TableActor:
         for player, amount in required.items():
             if after_staked.get(player, Decimal(0)) - before.get(player, Decimal(0)) != amount:
                 log.error("table %s: %s's stake moved otherwise than taken", self.name, player)
-        await self._publish_engine_events()
+        await self.publish_engine_events()
         for account_id, cents in balances.items():
-            await self._tell_balance(account_id, cents)
+            await self.tell_balance(account_id, cents)
         return answer
 
     def _close(self) -> dict[str, Any]:
@@ -608,7 +603,7 @@ class TableActor:
             raise Refused("the table is not waiting for a card")
         card = read_card(command.payload.get("card"))
         self.round.supply_card(card)
-        await self._publish_engine_events()
+        await self.publish_engine_events()
         return {"accepted": True, "card": str(card)}
 
     async def _void(self, command: Command) -> dict[str, Any]:
@@ -619,17 +614,17 @@ class TableActor:
             raise Refused("no round in play to void")
         reason = str(command.payload.get("reason") or "void by the supervisor")
         self.round.void(reason)
-        await self._publish_engine_events()
+        await self.publish_engine_events()
         return {"accepted": True, "voided": reason}
 
     async def _misdeal(self, command: Command) -> dict[str, Any]:
         """A misdeal that cannot be corrected (Art. 2.1): every card of the deal is void, the bets stand,
         and the round is dealt again from the same shoe, after the rules' ``burn_after_misdeal`` burns (online
-        §3.5: 3); baccarat Art. 10 (``drivers.GAMES``)."""
+        §3.5: 3); baccarat Art. 10 (each round's ``misdeal``: ``liveshoe.misdeal``)."""
         who = command.identity
         if who.role != "supervisor":
             raise Refused("a misdeal needs a supervisor's approval (Art. 2.1; online §3.5)", 403)
-        return await drivers.game_of(self.game).misdeal(self, self.round)
+        return await liveshoe.misdeal(self, self.round)
 
     # --------------------------------------------------------------------------------------------
     # settlement

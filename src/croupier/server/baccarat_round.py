@@ -11,6 +11,7 @@ public would read the totals from it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -36,8 +37,14 @@ from croupier.cards import Card
 from croupier.errors import CroupierError
 from croupier.math.baccarat import analyze_baccarat
 from croupier.money import format_amount
-from croupier.server.game_round import NOBODY, ActionError, Pending
+from croupier.server.game_round import NOBODY, ActionError, Misdeal, Pending, UnreadableRequest, cut_card_position
 from croupier.shoe import Shoe
+
+FACE_UP_CARD_STAYS = "in baccarat a card found face up in the shoe stays valid (Art. 4): deal it as the next card"
+"""Why baccarat refuses to void a card found face up in the shoe."""
+
+VOID_CARD_REFUSED = "baccarat corrects a misdeal or voids the coup (Art. 10): use misdeal"
+"""Why baccarat refuses to void one card the dealer drew by mistake."""
 
 FIRST_GROUP = 4
 """The first four cards are squeezed together; each third card after them on its own."""
@@ -223,7 +230,62 @@ class BaccaratRound:
             self.table.void_coup(reason)
         self._voided = True
 
+    def others_match(self, player: str, action: dict[str, Any]) -> bool:
+        """No baccarat action stakes another bettor's money."""
+        return False
+
+    # the live shoe and the dealer's errors (liveshoe.py) ---------------------------------------------
+    def report_cut_card(self) -> int:
+        """The dealer saw the cut card come out: the rule set's ``at_cut_card`` plays (Art. 3.1); where a
+        transcript puts it."""
+        table = self.table
+        if table.shoe is None or table.cut_card_coup is not None:
+            raise ActionError("the cut card has already come out of this shoe (Art. 3.1)")
+        shoe = table.shoe
+        dealt = bool(table.player_cards or table.banker_cards)
+        drew = table.coup >= 1 and (table.phase is BaccaratPhase.BETTING or dealt)
+        table.report_cut_card()
+        return cut_card_position(shoe, drew)
+
+    def void_face_up_card(self, card: Card) -> None:
+        raise ActionError(FACE_UP_CARD_STAYS)
+
+    def void_card(self, card: Card, reason: str) -> None:
+        raise ActionError(VOID_CARD_REFUSED)
+
+    def move_misdealt(self, card: Card, payload: Mapping[str, Any]) -> dict[str, Any]:
+        """Art. 10, a misdeal corrected: the card goes back to the side the request names."""
+        side = payload.get("side")
+        if side not in ("player", "banker"):
+            raise UnreadableRequest("move_card: name the side the card belongs to, player or banker (Art. 10)")
+        self.table.move_card(card, side)
+        return {"side": side}
+
+    def misdeal(self, *, in_play: bool, earlier: int) -> Misdeal:
+        """Art. 10: a misdeal that cannot be corrected voids the coup; its cards are discarded, the bets
+        stand, and the coup is dealt again from the same shoe (the shoe does not end), once."""
+        table = self.table
+        if not in_play or not table.can_void_coup():
+            raise ActionError("only a coup being dealt, before its settlement, can be voided (Art. 10)")
+        if earlier:
+            raise ActionError("this coup was voided once already (Art. 10); void the round to return its bets")
+        dealt = len(table.player_cards) + len(table.banker_cards)
+        table.void_coup("misdeal (Art. 10)")
+        return Misdeal(dealt, (), 0, redeals=False)
+
+    def redeal(self) -> BaccaratRound:
+        """A voided coup is dealt again in place: the round is its own redeal."""
+        return self
+
+    def misdeal_spec(self, misdeals: list[int], burn: int) -> dict[str, Any]:
+        """The record of the coup's one misdeal: the cards dealt before it was voided (Art. 10)."""
+        return {"misdeal_after_cards": misdeals[0]}
+
     # results -------------------------------------------------------------------------------------
+    def face_up_voided(self) -> list[str]:
+        """None: a card found face up in the shoe stays valid (Art. 4)."""
+        return []
+
     def staked(self) -> dict[str, Decimal]:
         result: dict[str, Decimal] = {}
         for (player, _spot), amount in [*self._stakes.items(), *self._carried_in.items()]:
@@ -445,6 +507,10 @@ class BaccaratDriver:
             "banker_pair": sum(r.cards.banker_pair for r in coups),
             "player_pair": sum(r.cards.player_pair for r in coups),
         }
+
+    def lobby(self, round_view: Mapping[str, Any]) -> dict[str, Any]:
+        """The shoe so far, for the lobby: the roads and how often each side won or paired."""
+        return {"shoe_stats": self.stats(), "roads": round_view.get("roads")}
 
     def next_round(self) -> BaccaratRound:
         start, self.shoe_start = self.shoe_start, None

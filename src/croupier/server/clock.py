@@ -1,17 +1,44 @@
-"""Time for the table actors: the system's clock, or a manual one the tests move by hand."""
+"""Time for the server: the system's clock, or a manual one the tests move by hand.
+
+Every wait the server paces (a table's timers, the leases' renewal, the hub's resends and reconnects, a
+signed message's age) reads a :class:`Clock` it was given; a retry's pause goes through a
+:data:`Sleeper` it was given. Only the HTTP guard's socket timeouts (guard.py) read the event loop's own
+time: they bound a connection, not the game.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
+from typing import Any, Protocol
+
+Sleeper = Callable[[float], Awaitable[None]]
+"""A pause of so many seconds between two tries (``asyncio.sleep`` unless a test gives another)."""
 
 
 class Clock(Protocol):
     def now(self) -> datetime: ...
     def monotonic(self) -> float: ...
     async def sleep_until(self, deadline: float) -> None: ...
+
+
+async def wait_until(clock: Clock, awaitable: Awaitable[Any], deadline: float) -> bool:
+    """Wait for ``awaitable`` until ``deadline`` by ``clock``: True when it finished first (its error, if it
+    failed, is raised); False when the deadline came, and it is cancelled."""
+    task = asyncio.ensure_future(awaitable)
+    timer = asyncio.ensure_future(clock.sleep_until(deadline))
+    try:
+        await asyncio.wait({task, timer}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        timer.cancel()
+        if not task.done():
+            task.cancel()
+    if task.done() and not task.cancelled():
+        task.result()
+        return True
+    return False
 
 
 class SystemClock:

@@ -1,5 +1,7 @@
-"""The one place a table's game picks its rules, its engine driver and its game-specific procedures:
+"""The one place a table's game picks its rules, its engine driver and its game-specific settings:
 everything else asks :func:`game_of` (or :func:`table_rules`, :func:`driver_for`), never the game's name.
+What differs from game to game while a round is played (a misdeal, the cut card, a card moved) is the
+round's own (:class:`~croupier.server.game_round.GameRound`): no other module names a game's classes.
 
 This module loads no database or web stack (the ledger and the live shoe's procedures are imported when
 a table runs them): ``croupier verify`` reads a shoe's game here and needs no server extra.
@@ -7,16 +9,14 @@ a table runs them): ``croupier verify`` reads a shoe's game here and needs no se
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from croupier.server.baccarat_round import BaccaratDriver, baccarat_cut_setting
+from croupier.server.baccarat_round import FACE_UP_CARD_STAYS, VOID_CARD_REFUSED, BaccaratDriver, baccarat_cut_setting
 from croupier.server.games import BlackjackDriver
 
 if TYPE_CHECKING:
-    from croupier.server.actor import TableActor
-    from croupier.server.game_round import GameRound
     from croupier.server.models import GameTable
 
 CutSetting = tuple[int, int] | int | None
@@ -31,8 +31,6 @@ class Game:
     """The rules of a preset with overrides (a preset or value not allowed is a ``RulesError``)."""
     driver: Callable[[Any], BlackjackDriver | BaccaratDriver]
     """The engine driver that deals the game's rounds under those rules."""
-    misdeal: Callable[[TableActor, GameRound | None], Awaitable[dict[str, Any]]]
-    """A misdeal the supervisor approved: blackjack Art. 2.1 (online §3.5), baccarat Art. 10."""
     before_round: Callable[[Any, GameTable], None]
     """The table's settings the driver takes before each round."""
     shared_boxes: bool
@@ -49,6 +47,11 @@ class Game:
     """A round's bets, by spot (blackjack: by box) and player, from the round's staff view."""
     face_up_card_refusal: str | None
     """Why a card found face up in the shoe is not voided, where the game keeps it (None: it is void)."""
+    void_card_refusal: str | None
+    """Why one card the dealer drew by mistake is not voided, where the game voids the whole deal instead
+    (None: the card is void, Art. 3.2a)."""
+    boxes: Callable[[Any], int | None]
+    """The boxes of the layout under these rules, as the lobby shows them (None: the game has no boxes)."""
 
 
 def _blackjack_rules(preset: str, overrides: dict[str, Any]) -> Any:
@@ -61,18 +64,6 @@ def _baccarat_rules(preset: str, overrides: dict[str, Any]) -> Any:
     from croupier.baccarat.presets import baccarat_rules
 
     return baccarat_rules(preset, overrides)
-
-
-async def _blackjack_misdeal(actor: TableActor, round_: GameRound | None) -> dict[str, Any]:
-    from croupier.server.liveshoe import blackjack_misdeal
-
-    return await blackjack_misdeal(actor, round_)
-
-
-async def _baccarat_misdeal(actor: TableActor, round_: GameRound | None) -> dict[str, Any]:
-    from croupier.server.liveshoe import baccarat_misdeal
-
-    return await baccarat_misdeal(actor, round_)
 
 
 def _blackjack_before_round(driver: BlackjackDriver, row: GameTable) -> None:
@@ -104,6 +95,15 @@ def _baccarat_overrides(rules: Any) -> dict[str, str]:
     return {name: value for name, value in rules.describe().items() if base.get(name) != value}
 
 
+def _boxes_of(rules: Any) -> int | None:
+    boxes: int = rules.boxes
+    return boxes
+
+
+def _no_boxes(_rules: Any) -> int | None:
+    return None
+
+
 def _bets_by_box(round_: Mapping[str, Any]) -> dict[str, dict[str, str]]:
     return {str(box["box"]): dict(box.get("bets") or {}) for box in round_.get("boxes", [])}
 
@@ -116,7 +116,6 @@ GAMES: dict[str, Game] = {
     "blackjack": Game(
         _blackjack_rules,
         BlackjackDriver,
-        _blackjack_misdeal,
         _blackjack_before_round,
         shared_boxes=True,
         default_preset="macau-1983",
@@ -124,19 +123,21 @@ GAMES: dict[str, Game] = {
         rule_overrides=_blackjack_overrides,
         bets_by_spot=_bets_by_box,
         face_up_card_refusal=None,
+        void_card_refusal=None,
+        boxes=_boxes_of,
     ),
     "baccarat": Game(
         _baccarat_rules,
         BaccaratDriver,
-        _baccarat_misdeal,
         _nothing_before_round,
         shared_boxes=False,
         default_preset="macau",
         cut_setting=baccarat_cut_setting,
         rule_overrides=_baccarat_overrides,
         bets_by_spot=_bets_by_layout_spot,
-        face_up_card_refusal="in baccarat a card found face up in the shoe stays valid (Art. 4): "
-        "deal it as the next card",
+        face_up_card_refusal=FACE_UP_CARD_STAYS,
+        void_card_refusal=VOID_CARD_REFUSED,
+        boxes=_no_boxes,
     ),
 }
 

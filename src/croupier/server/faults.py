@@ -8,7 +8,7 @@ is a **fault**. A fault never ends the actor's task. :func:`contain`:
 1. refuses the commands waiting on the table (503: the table is recovering) and takes no new ones
    until it is done (the phase reads ``fault``);
 2. voids the round in play, if one was, and returns every stake of it, in one database transaction
-   (:meth:`~croupier.server.actor.TableActor._refund`: the same as after a crash, Art. 2.1); the
+   (:meth:`~croupier.server.actor.TableActor.refund`: the same as after a crash, Art. 2.1); the
    reason and the fault are recorded on the round (``result.voided``, ``result.fault``). While the
    database is away the refund is tried again, with a growing pause, for as long as it takes: no
    money is left in play, none is returned twice (the round's status is read in the same
@@ -112,7 +112,7 @@ async def patiently(actor: TableActor, what: str, operation: Callable[[], Awaita
             raise
         except Exception:
             log.warning("table %s: %s failed; trying again in %.2f s", actor.name, what, pause, exc_info=True)
-            await asyncio.sleep(pause)
+            await actor.pause(pause)
             pause = min(pause * 2, LONGEST_PAUSE)
 
 
@@ -140,7 +140,7 @@ async def contain(actor: TableActor, error: BaseException) -> None:
             record = await session.get(RoundRecord, round_id)
             if record is None or record.status not in ("betting", "playing"):
                 return False, {}  # settled (or voided) before the fault: nothing is in play
-            balances = await actor._refund(session, record, reason)
+            balances = await actor.refund(session, record, reason)
             record.result = {**(record.result or {}), "fault": fault_record}
             record.cards = cards
             record.log = [*log_so_far, {"at": actor.clock.now().isoformat(), **voided_event(reason)}]
@@ -162,11 +162,11 @@ async def contain(actor: TableActor, error: BaseException) -> None:
         await quietly(actor, {"type": "round_over", "round": round_id, "voided": True})
         for account_id, cents in balances.items():
             with contextlib.suppress(Exception):
-                await actor._tell_balance(account_id, cents)
+                await actor.tell_balance(account_id, cents)
     await end_shoe(actor)
     fresh_game(actor)
     if actor.fault_streak > 1:  # the same fault again and again: do not spin
-        await asyncio.sleep(min(actor.first_pause * 2**actor.fault_streak, LONGEST_PAUSE))
+        await actor.pause(min(actor.first_pause * 2**actor.fault_streak, LONGEST_PAUSE))
     actor.phase = "idle"
 
 
@@ -227,6 +227,6 @@ def fresh_game(actor: TableActor) -> None:
 async def quietly(actor: TableActor, event: dict[str, Any]) -> None:
     """Publish ``event``; a publication that fails is logged (the table deals on)."""
     try:
-        await actor._publish(event)
+        await actor.publish(event)
     except Exception:
         log.warning("table %s: could not publish %s", actor.name, event.get("type"), exc_info=True)

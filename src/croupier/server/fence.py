@@ -1,6 +1,6 @@
 """Lease fencing: the writes of a table's owner carry its lease epoch, and a stale owner's are refused.
 
-A table runs in one process at a time, under a lease the process renews (``Service._lease_round``).
+A table runs in one process at a time, under a lease the process renews (``Service.lease_round``).
 A process that freezes (a long pause, an overloaded host) stops renewing; another process then takes
 the table over, voids the round in play and returns its bets. When the frozen process wakes, its
 actor still believes it runs the table: without a fence it would go on and settle the round the new

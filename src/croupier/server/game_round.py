@@ -12,6 +12,7 @@ box's bettors, Art. 3.1a; a squeezed card to its holder, Art. 16); every other e
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Protocol
@@ -26,6 +27,25 @@ NOBODY: frozenset[str] = frozenset()
 
 class ActionError(CroupierError):
     """A request the round refuses: the message names the rule."""
+
+
+class UnreadableRequest(ActionError):
+    """A request the round cannot read (a field missing or of the wrong kind): answered 422, not 409."""
+
+
+@dataclass(frozen=True)
+class Misdeal:
+    """A misdeal the round voided (:meth:`GameRound.misdeal`): what the table records of it."""
+
+    dealt: int
+    """The cards of the deal voided (the round's record: ``misdeal_after_cards``)."""
+    voided: tuple[str, ...]
+    """The voided cards the round's record keeps ahead of its own (a redeal draws anew; a coup voided in
+    place keeps its cards among its own)."""
+    burn: int
+    """The cards burned before the deal is dealt again."""
+    redeals: bool
+    """Whether the deal is dealt again as a fresh round (:meth:`GameRound.redeal`)."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +65,15 @@ class Pending:
 
 
 class GameRound(Protocol):
+    """One round as a table actor drives it (see the module docstring). Besides the play, each game answers
+    the dealer's reports and errors at a live table in its own way (liveshoe.py asks, never which game):
+    ``report_cut_card`` (where a transcript puts it), ``void_face_up_card`` and ``void_card`` (refused by
+    a game that keeps the card), ``move_misdealt`` (the card back where the request's fields say),
+    ``misdeal`` with ``redeal`` and ``misdeal_spec`` (the deal voided, dealt again, and recorded);
+    ``house_edge`` is the live edge surveillance watches (empty where the game shows none),
+    ``face_up_voided`` the cards its record lists as void, and ``others_match`` whether a decision asks
+    the box's other bettors to match it (Art. 13)."""
+
     def progress(self) -> int: ...
     def set_seated(self, seated: dict[int, str]) -> None: ...
     def verify_bet(self, player: str, spot: str, amount: Decimal) -> None: ...
@@ -67,6 +96,16 @@ class GameRound(Protocol):
     def cards_drawn(self) -> list[str]: ...
     def spec(self) -> dict[str, Any]: ...
     def result(self) -> dict[str, Any]: ...
+    def house_edge(self) -> dict[str, str]: ...
+    def face_up_voided(self) -> list[str]: ...
+    def report_cut_card(self) -> int: ...
+    def void_face_up_card(self, card: Card) -> None: ...
+    def void_card(self, card: Card, reason: str) -> None: ...
+    def move_misdealt(self, card: Card, payload: Mapping[str, Any]) -> dict[str, Any]: ...
+    def misdeal(self, *, in_play: bool, earlier: int) -> Misdeal: ...
+    def redeal(self) -> GameRound: ...
+    def misdeal_spec(self, misdeals: list[int], burn: int) -> dict[str, Any]: ...
+    def others_match(self, player: str, action: dict[str, Any]) -> bool: ...
     @property
     def has_bets(self) -> bool: ...
     @property
@@ -86,6 +125,13 @@ class GameDriver(Protocol):
     def needs_shoe(self) -> bool: ...
     def next_round(self) -> GameRound: ...
     def build(self, seed: bytes, client_seed: str, nonce: int) -> Shoe: ...
+    def lobby(self, round_view: Mapping[str, Any]) -> dict[str, Any]: ...
+
+
+def cut_card_position(shoe: Shoe, drew: bool) -> int:
+    """Where a transcript puts a cut card the dealer reported, so that its replay counts the same round
+    as the last: on the round's last card drawn, or on the next card when the round has drawn none."""
+    return shoe.position - 1 if drew and shoe.position else shoe.position
 
 
 def amount_or_none(raw: object, what: str) -> Decimal | None:

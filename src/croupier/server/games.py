@@ -8,6 +8,8 @@ bettors only, and to everyone once the box has finished its play.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
@@ -21,7 +23,16 @@ from croupier.cards import Card
 from croupier.errors import CroupierError, IllegalActionError
 from croupier.money import format_amount
 from croupier.server.baccarat_round import BaccaratDriver, BaccaratRound, baccarat_cut_setting
-from croupier.server.game_round import NOBODY, ActionError, GameDriver, GameRound, Pending
+from croupier.server.game_round import (
+    NOBODY,
+    ActionError,
+    GameDriver,
+    GameRound,
+    Misdeal,
+    Pending,
+    UnreadableRequest,
+    cut_card_position,
+)
 from croupier.server.game_round import amount_or_none as _amount
 from croupier.shoe import Shoe
 
@@ -42,6 +53,12 @@ __all__ = [
 WIRE_ACTIONS: tuple[str, ...] = ("hit", "stand", "double", "split", "surrender", "insurance", "even_money")
 """The blackjack action types a player sends, besides ``no_insurance`` (docs/protocol.md)."""
 
+NO_INSURANCE = "no_insurance"
+"""The answer that declines an insurance or even-money offer: the table keeps it, the engine records none."""
+
+OFFERS = frozenset({moves.Insure.kind, moves.TakeEvenMoney.kind})
+"""The engine's legal-action kinds that are an offer to a bettor (insurance, even money), open until answered."""
+
 
 class BlackjackRound:
     """One blackjack round at a server table."""
@@ -59,11 +76,7 @@ class BlackjackRound:
 
     def _open_offers(self) -> set[tuple[str, int]]:
         """The (bettor, box) insurance or even-money offers not yet answered."""
-        offers = {
-            (a.player, a.box)
-            for a in self.round.legal_actions()
-            if a.kind in ("insurance", "even_money") and a.player is not None
-        }
+        offers = {(a.player, a.box) for a in self.round.legal_actions() if a.kind in OFFERS and a.player is not None}
         return offers - self.declined
 
     def _close_when_answered(self) -> None:
@@ -120,16 +133,27 @@ class BlackjackRound:
         return box, hand
 
     def _typed(self, player: str, action: dict[str, Any], declined_by: frozenset[str]) -> moves.Action | None:
-        """The request as the engine's typed action (:mod:`croupier.blackjack.moves`); None for
-        ``no_insurance``, an answer the table keeps and the engine does not record."""
+        """The request as the engine's typed action (:mod:`croupier.blackjack.moves`, whose ``parse`` is the
+        one place its text becomes an action); None for ``no_insurance``, an answer the table keeps and the
+        engine does not record."""
         kind = action.get("type")
         box, hand = self._target(action)
-        if kind == "no_insurance":
+        if kind == NO_INSURANCE:
             return None
-        if kind not in WIRE_ACTIONS:
-            raise ActionError(f"unknown action {kind!r}; the actions are {', '.join(WIRE_ACTIONS)}")
-        amount = _amount(action.get("amount"), kind) if kind in ("insurance", "double") else None
-        return moves.parse(kind, box=box, hand=hand, player=player, amount=amount, declined_by=declined_by)
+        unknown = ActionError(f"unknown action {kind!r}; the actions are {', '.join(WIRE_ACTIONS)}")
+        try:
+            typed = moves.parse(kind, box=box, hand=hand, player=player, declined_by=declined_by)
+        except IllegalActionError:
+            raise unknown from None
+        if isinstance(typed, moves.CloseInsurance):  # the table closes the offer (a timer), never a player
+            raise unknown
+        if isinstance(typed, moves.Insure | moves.Double):
+            typed = replace(typed, amount=_amount(action.get("amount"), typed.kind))
+        return typed
+
+    def others_match(self, player: str, action: dict[str, Any]) -> bool:
+        """Whether the action's stakes include the box's other bettors' (a double or a split, Art. 13)."""
+        return isinstance(self._typed(player, action, NOBODY), moves.Double | moves.Split)
 
     def stakes_for(
         self, player: str, action: dict[str, Any], declined_by: frozenset[str] = NOBODY
@@ -200,6 +224,55 @@ class BlackjackRound:
         moved = self.round.move_card(card, box)
         if hand is not None and moved.hand != hand:
             raise ActionError(f"move card {card}: it was dealt to box {box} hand {moved.hand}, not hand {hand}")
+
+    # the live shoe and the dealer's errors (liveshoe.py) ---------------------------------------------
+    def report_cut_card(self) -> int:
+        """The dealer saw the cut card come out (Art. 2.2; online §3.2.2): where a transcript puts it."""
+        shoe = self.round.shoe
+        if shoe.cut_card_out:
+            raise ActionError("the cut card has already come out of this shoe (Art. 2.2; online §3.2.2)")
+        drew = bool(self.cards_drawn())
+        self.round.mark_cut_card()
+        return cut_card_position(shoe, drew)
+
+    def void_face_up_card(self, card: Card) -> None:
+        """Art. 2.1: a card found face up in the shoe is void; the round waits for the next card."""
+        self.round.void_face_up_card(card)
+
+    def move_misdealt(self, card: Card, payload: Mapping[str, Any]) -> dict[str, Any]:
+        """Art. 2.1: the card goes to the box (and hand) the request names; where it went."""
+        box, hand = payload.get("box"), payload.get("hand")
+        if not isinstance(box, int) or isinstance(box, bool) or not (hand is None or isinstance(hand, int)):
+            raise UnreadableRequest(
+                "move_card: name the box the card belongs to (0: the dealer), and its hand if you will"
+            )
+        # the reader's order gave the card to its box: the dealer's card on the table is given back to it
+        self.move_card(card, box, hand)
+        moved = self.round.operations[-1]
+        return {"box": box, "hand": getattr(moved, "hand", hand)}
+
+    def misdeal(self, *, in_play: bool, earlier: int) -> Misdeal:
+        """Art. 2.1: a misdeal that cannot be corrected voids every card of the deal; the bets stand and the
+        round is dealt again (:meth:`redeal`) after the rules' ``burn_after_misdeal`` burns (online §3.5: 3).
+        A deal may be voided again and again."""
+        if not in_play:
+            raise ActionError("no blackjack deal in play to void")
+        drawn = self.cards_drawn()
+        self.void("misdeal (Art. 2.1)")
+        return Misdeal(len(drawn), tuple(drawn), int(self.table.rules.burn_after_misdeal), redeals=True)
+
+    def redeal(self) -> BlackjackRound:
+        """The voided deal dealt again from the same shoe, with the same bets, after its burns."""
+        burn = int(self.table.rules.burn_after_misdeal)
+        return BlackjackRound(self.table, self.table.replay_voided(self.round, burn=burn))
+
+    def misdeal_spec(self, misdeals: list[int], burn: int) -> dict[str, Any]:
+        """The record of the round's misdeals: the cards of each deal voided and the burns after each."""
+        return {"misdeal_after_cards": list(misdeals), "burn_after_misdeal": burn}
+
+    def house_edge(self) -> dict[str, str]:
+        """Blackjack shows no exact live house edge: its edge depends on the play (nothing to watch)."""
+        return {}
 
     # results -------------------------------------------------------------------------------------
     def staked(self) -> dict[str, Decimal]:
@@ -317,7 +390,7 @@ class BlackjackRound:
             # an offer answered "no" is closed for that bettor while the offer lasts; Macau's even money
             # stays open after it, until the dealer's face-down card is turned (Art. 6)
             if action.player != player or (
-                offering and action.kind in ("insurance", "even_money") and (player, action.box) not in open_offers
+                offering and action.kind in OFFERS and (player, action.box) not in open_offers
             ):
                 continue
             entry: dict[str, Any] = {"type": action.kind, "box": action.box}
@@ -330,7 +403,7 @@ class BlackjackRound:
             result.append(entry)
         for who, box in sorted(open_offers):
             if who == player:
-                result.append({"type": "no_insurance", "box": box})
+                result.append({"type": NO_INSURANCE, "box": box})
         return result
 
     def view(self, viewer: str | None = None) -> dict[str, Any]:
@@ -457,3 +530,7 @@ class BlackjackDriver:
         from croupier.server.fair import build_shoe
 
         return build_shoe(self.decks, self.rules.cut_card, seed, client_seed, nonce)
+
+    def lobby(self, round_view: Mapping[str, Any]) -> dict[str, Any]:
+        """Blackjack adds nothing to its lobby entry."""
+        return {}

@@ -96,6 +96,7 @@ class RequestGuard:
             await _refuse(send_guarded, refused)
             return
         loop = asyncio.get_running_loop()
+        # the event loop's time, not the server's Clock: a bound on a connection's transport, not on the game
         deadline = loop.time() + self.body_seconds
         if length is not None and length > self.max_body_bytes:
             if length <= DRAIN_BYTES:  # a little over: read and dropped, so that the client reads the answer

@@ -34,13 +34,13 @@ import hmac
 import json
 import logging
 import secrets
-import time
 import uuid
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from croupier.errors import CroupierError
+from croupier.server.clock import Clock, SystemClock, wait_until
 
 log = logging.getLogger("croupier.server")
 
@@ -126,7 +126,7 @@ class Subscription:
             yield delivery.message
 
     def close(self) -> None:
-        self.hub._remove(self)
+        self.hub.unsubscribe(self)
 
 
 class RemoteError(Exception):
@@ -161,7 +161,11 @@ def check_key(key: str | None) -> bytes:
 class Hub:
     """In-process pub/sub, or Redis pub/sub (and commands between processes) when ``redis_url`` is given."""
 
-    def __init__(self, redis_url: str | None = None, prefix: str = "croupier", key: str | None = None) -> None:
+    def __init__(
+        self, redis_url: str | None = None, prefix: str = "croupier", key: str | None = None, clock: Clock | None = None
+    ) -> None:
+        self.clock: Clock = clock or SystemClock()
+        """The time a signed message carries and is checked against, and the pace of resends and reconnects."""
         self.redis_url = redis_url
         self.prefix = check_prefix(prefix)
         self.key = check_key(key) if redis_url is not None else b""
@@ -197,15 +201,20 @@ class Hub:
         ready = asyncio.get_running_loop().create_future()
         self._listener = asyncio.create_task(self._listen(ready))
         self._sender = asyncio.create_task(self._send_events())
-        with contextlib.suppress(TimeoutError):  # Redis away at the start: the listener goes on trying
-            await asyncio.wait_for(asyncio.shield(ready), 5)
+        # Redis away at the start: the listener goes on trying
+        await wait_until(self.clock, asyncio.shield(ready), self.clock.monotonic() + 5)
 
     # signing --------------------------------------------------------------------------------------
 
     def _wire(self, channel: str, message: dict[str, Any]) -> str:
         """``message`` for the Redis channel ``channel`` (the full name), signed."""
         body = json.dumps(
-            {"from": self.process, "at": time.time(), "nonce": secrets.token_hex(12), "message": message},
+            {
+                "from": self.process,
+                "at": self.clock.now().timestamp(),
+                "nonce": secrets.token_hex(12),
+                "message": message,
+            },
             separators=(",", ":"),
         )
         return json.dumps({"body": body, "sig": self._sign(channel, body)}, separators=(",", ":"))
@@ -227,7 +236,7 @@ class Hub:
             return self._refuse(channel, "a bad signature")
         inner = json.loads(body)
         at, nonce, sender, message = inner.get("at"), inner.get("nonce"), inner.get("from"), inner.get("message")
-        now = time.time()
+        now = self.clock.now().timestamp()
         if not isinstance(at, int | float) or abs(now - at) > MAX_AGE:
             return self._refuse(channel, f"a stale message (sent {now - float(at or 0):.0f} s ago)")
         if not (isinstance(nonce, str) and isinstance(sender, str) and isinstance(message, dict)):
@@ -277,8 +286,11 @@ class Hub:
             finally:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
-            await asyncio.sleep(pause)
+            await self._pause(pause)
             pause = min(pause * 2, LONGEST_PAUSE)
+
+    async def _pause(self, seconds: float) -> None:
+        await self.clock.sleep_until(self.clock.monotonic() + seconds)
 
     def _received(self, raw_channel: bytes | str, data: bytes | str) -> None:
         full = raw_channel.decode() if isinstance(raw_channel, bytes) else raw_channel
@@ -337,7 +349,7 @@ class Hub:
             self._answers.pop(request_id, None)
             return
         reply = {"id": request_id, **answer}
-        await self._send_until(f"{self.prefix}:reply:{message.get('reply')}", reply, time.monotonic() + MAX_AGE)
+        await self._send_until(f"{self.prefix}:reply:{message.get('reply')}", reply, self.clock.monotonic() + MAX_AGE)
 
     async def _send_until(self, channel: str, message: dict[str, Any], deadline: float) -> bool:
         """Publish ``message`` (signed), trying again with a growing pause until ``deadline``."""
@@ -349,10 +361,10 @@ class Hub:
             except asyncio.CancelledError:
                 raise
             except Exception as error:
-                if time.monotonic() + pause > deadline:
+                if self.clock.monotonic() + pause > deadline:
                     log.warning("Redis: could not send on %s (%s); giving up", channel, error)
                     return False
-                await asyncio.sleep(pause)
+                await self._pause(pause)
                 pause = min(pause * 2, LONGEST_PAUSE)
 
     async def request(self, table_id: int, message: dict[str, Any], timeout: float = 15.0) -> dict[str, Any]:
@@ -363,17 +375,17 @@ class Hub:
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[request_id] = future
         channel = f"{self.prefix}:cmd:{table_id}"
-        deadline = time.monotonic() + timeout
+        deadline = self.clock.monotonic() + timeout
         command = {"id": request_id, "reply": self.process, **message}
         try:
             while not future.done():
-                left = deadline - time.monotonic()
+                left = deadline - self.clock.monotonic()
                 if left <= 0:
                     break
                 # sent again (the same id) while unanswered: a command or its answer lost to a Redis outage
                 if await self._send_until(channel, command, deadline):
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(asyncio.shield(future), min(RESEND, max(deadline - time.monotonic(), 0)))
+                    resend = min(self.clock.monotonic() + RESEND, deadline)
+                    await wait_until(self.clock, asyncio.shield(future), resend)
             if not future.done():
                 raise RemoteError(f"table {table_id}: no process answers for it now; try again", 503)
             answer = future.result()
@@ -454,7 +466,8 @@ class Hub:
             self._subscribers.setdefault(channel, set()).add(subscription)
         return subscription
 
-    def _remove(self, subscription: Subscription) -> None:
+    def unsubscribe(self, subscription: Subscription) -> None:
+        """Stop handing ``subscription`` this process's messages (:meth:`Subscription.close`)."""
         for channel in subscription.channels:
             self._subscribers.get(channel, set()).discard(subscription)
 

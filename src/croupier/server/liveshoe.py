@@ -29,9 +29,9 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import update
 
-from croupier.baccarat.state import Phase as BaccaratPhase
 from croupier.server.drivers import driver_for, game_of
-from croupier.server.games import BaccaratRound, BlackjackRound, read_card
+from croupier.server.game_round import UnreadableRequest
+from croupier.server.games import read_card
 from croupier.server.models import ShoeRecord
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
     from croupier.server.actor import TableActor
     from croupier.server.commands import Command
-    from croupier.server.games import GameRound
+    from croupier.server.game_round import GameRound
 
 
 def _refused(message: str, status: int = 409) -> Exception:
@@ -97,20 +97,20 @@ async def end_shoe(actor: TableActor, command: Command) -> dict[str, Any]:
         await _new_shoe_now(actor)
         return {"accepted": True, "ended": True, "shoe": actor.shoe_id}
     actor.end_shoe_after_round = True
-    await actor._publish({"type": "shoe_ends_after_round", "round": actor.round_number + 1})
+    await actor.publish({"type": "shoe_ends_after_round", "round": actor.round_number + 1})
     return {"accepted": True, "ended": False, "after_round": actor.round_number + 1}
 
 
 async def _new_shoe_now(actor: TableActor) -> None:
     """End the shoe, begin a new live one, and open the same betting window on its first round."""
-    await actor._end_shoe()
+    await actor.end_shoe()
     actor.driver = driver_for(actor.game, actor.rules)  # the engine's shoe state starts afresh with the new shoe
-    await actor._new_shoe()
+    await actor.new_shoe()
     actor.round = actor.driver.next_round()
     actor.ops_seen = 0
     actor.log = []
     actor.end_shoe_after_round = False
-    await actor._publish({"type": "betting_open", "closes_at": actor.deadline_at, "round": 1})
+    await actor.publish({"type": "betting_open", "closes_at": actor.deadline_at, "round": 1})
 
 
 async def cut_card(actor: TableActor, command: Command) -> dict[str, Any]:
@@ -119,29 +119,11 @@ async def cut_card(actor: TableActor, command: Command) -> dict[str, Any]:
     round_ = actor.round
     if round_ is None:
         raise _refused("no round is open to report the cut card in")
-    if isinstance(round_, BlackjackRound):
-        shoe = round_.round.shoe
-        if shoe.cut_card_out:
-            raise _refused("the cut card has already come out of this shoe (Art. 2.2; online §3.2.2)")
-        drew = bool(round_.cards_drawn())
-        round_.round.mark_cut_card()
-    elif isinstance(round_, BaccaratRound):
-        table = round_.table
-        if table.shoe is None or table.cut_card_coup is not None:
-            raise _refused("the cut card has already come out of this shoe (Art. 3.1)")
-        shoe = table.shoe
-        dealt = bool(table.player_cards or table.banker_cards)
-        drew = table.coup >= 1 and (table.phase is BaccaratPhase.BETTING or dealt)
-        table.report_cut_card()
-    else:  # pragma: no cover - every game is one of the two
-        raise _refused("this game has no cut card")
-    # where a transcript puts the cut card so that its replay counts the same round as the last: on
-    # the round's last card drawn, or on the next card when the round has drawn none
-    position = shoe.position - 1 if drew and shoe.position else shoe.position
+    position = round_.report_cut_card()
     shoe_id = actor.shoe_id
     async with actor.sessions() as session, session.begin():
         await session.execute(update(ShoeRecord).where(ShoeRecord.id == shoe_id).values(cut_card=position))
-    await actor._publish_engine_events()
+    await actor.publish_engine_events()
     return {"accepted": True, "cut_card": position}
 
 
@@ -149,9 +131,11 @@ async def cut_card(actor: TableActor, command: Command) -> dict[str, Any]:
 # the dealer's errors
 
 
-def _awaiting_card(actor: TableActor) -> None:
-    if actor.round is None or actor.phase != "playing" or actor.round.pending().kind != "card":
+def _awaiting_card(actor: TableActor) -> GameRound:
+    round_ = actor.round
+    if round_ is None or actor.phase != "playing" or round_.pending().kind != "card":
         raise _refused("the table is not dealing: no card is due from the shoe now")
+    return round_
 
 
 async def face_up_card(actor: TableActor, command: Command) -> dict[str, Any]:
@@ -160,27 +144,26 @@ async def face_up_card(actor: TableActor, command: Command) -> dict[str, Any]:
     refusal = game_of(actor.game).face_up_card_refusal
     if refusal is not None:
         raise _refused(refusal)
-    _awaiting_card(actor)
+    round_ = _awaiting_card(actor)
     card = read_card(command.payload.get("card"))
-    round_ = actor.round
-    assert isinstance(round_, BlackjackRound)
-    round_.round.void_face_up_card(card)
-    await actor._publish_engine_events()
+    round_.void_face_up_card(card)
+    await actor.publish_engine_events()
     return {"accepted": True, "voided": str(card), "reason": "a card found face up in the shoe is void (Art. 2.1)"}
 
 
 async def void_card(actor: TableActor, command: Command) -> dict[str, Any]:
     _supervisor(command, "voiding a card the dealer drew by mistake", "Art. 3.2a")
     _live(actor, "a card drawn by mistake")
+    refusal = game_of(actor.game).void_card_refusal
+    if refusal is not None:
+        raise _refused(refusal)
     round_ = actor.round
-    if not isinstance(round_, BlackjackRound) or actor.phase != "playing":
-        if isinstance(round_, BaccaratRound):
-            raise _refused("baccarat corrects a misdeal or voids the coup (Art. 10): use misdeal")
-        raise _refused("no blackjack round in play")
+    if round_ is None or actor.phase != "playing":
+        raise _refused("no round in play")
     card = read_card(command.payload.get("card"))
     reason = str(command.payload.get("reason") or "a card the dealer drew by mistake is void (Art. 3.2a)")
     round_.void_card(card, reason)
-    await actor._publish_engine_events()
+    await actor.publish_engine_events()
     return {"accepted": True, "voided": str(card), "reason": reason}
 
 
@@ -191,65 +174,33 @@ async def move_card(actor: TableActor, command: Command) -> dict[str, Any]:
     if round_ is None or actor.phase != "playing":
         raise _refused("no round in play")
     card = read_card(command.payload.get("card"))
-    if isinstance(round_, BlackjackRound):
-        box, hand = command.payload.get("box"), command.payload.get("hand")
-        if not isinstance(box, int) or isinstance(box, bool) or not (hand is None or isinstance(hand, int)):
-            raise _refused("move_card: name the box the card belongs to (0: the dealer), and its hand if you will", 422)
-        # the reader's order gave the card to its box: the dealer's card on the table is given back to it
-        round_.move_card(card, box, hand)
-        moved = round_.round.operations[-1]
-        where: dict[str, Any] = {"box": box, "hand": getattr(moved, "hand", hand)}
-    else:
-        assert isinstance(round_, BaccaratRound)
-        side = command.payload.get("side")
-        if side not in ("player", "banker"):
-            raise _refused("move_card: name the side the card belongs to, player or banker (Art. 10)", 422)
-        mover = getattr(round_.table, "move_card", None)
-        if mover is None:
-            raise _refused(
-                "this server's baccarat engine cannot move a card yet; void the coup instead (misdeal, Art. 10)"
-            )
-        mover(card, side)
-        where = {"side": side}
-    await actor._publish_engine_events()
+    try:
+        where = round_.move_misdealt(card, command.payload)
+    except UnreadableRequest as unreadable:
+        raise _refused(str(unreadable), 422) from None
+    await actor.publish_engine_events()
     return {"accepted": True, "moved": str(card), **where}
 
 
-async def blackjack_misdeal(actor: TableActor, round_: GameRound | None) -> dict[str, Any]:
-    """Art. 2.1: a misdeal that cannot be corrected voids every card of the deal; the bets stand and the
-    round is dealt again from the same shoe after the rules' ``burn_after_misdeal`` burns (online §3.5: 3)."""
-    if round_ is None or actor.phase != "playing" or not isinstance(round_, BlackjackRound):
-        raise _refused("no blackjack deal in play to void")
-    burn = int(actor.rules.burn_after_misdeal)
-    actor.voided_cards.extend(round_.cards_drawn())
-    actor.misdeals.append(len(round_.cards_drawn()))
-    actor.misdeal_burn = burn
-    round_.void("misdeal (Art. 2.1)")
-    await actor._publish_engine_events()
-    fresh = BlackjackRound(round_.table, round_.table.replay_voided(round_.round, burn=burn))
-    actor.round = fresh
-    actor.ops_seen = 0
-    fresh.close_betting()
-    await actor._publish({"type": "redeal", "burn": burn})
-    await actor._publish_engine_events()
-    return {"accepted": True, "misdeal": True, "burn": burn}
-
-
-async def baccarat_misdeal(actor: TableActor, round_: GameRound | None) -> dict[str, Any]:
-    """Art. 10: a misdeal that cannot be corrected voids the coup; its cards are discarded, the bets
-    stand, and the coup is dealt again from the same shoe (the shoe does not end)."""
-    if not isinstance(round_, BaccaratRound):
-        raise _refused("no blackjack deal in play to void")
-    table = round_.table
-    if actor.phase != "playing" or not table.can_void_coup():
-        raise _refused("only a coup being dealt, before its settlement, can be voided (Art. 10)")
-    if actor.misdeals:
-        raise _refused("this coup was voided once already (Art. 10); void the round to return its bets")
-    dealt = len(table.player_cards) + len(table.banker_cards)
-    table.void_coup("misdeal (Art. 10)")
-    actor.misdeals.append(dealt)
-    await actor._publish_engine_events()
-    return {"accepted": True, "misdeal": True, "burn": 0}
+async def misdeal(actor: TableActor, round_: GameRound | None) -> dict[str, Any]:
+    """A misdeal that cannot be corrected, approved by a supervisor (the actor checked the role): the round
+    voids its deal as its game says (blackjack Art. 2.1, online §3.5; baccarat Art. 10) and the bets stand;
+    a round that redeals is replaced by its redeal, dealt from the same shoe after its burns."""
+    if round_ is None:
+        raise _refused("no deal in play to void")
+    voided = round_.misdeal(in_play=actor.phase == "playing", earlier=len(actor.misdeals))
+    actor.voided_cards.extend(voided.voided)
+    actor.misdeals.append(voided.dealt)
+    actor.misdeal_burn = voided.burn
+    await actor.publish_engine_events()
+    if voided.redeals:
+        fresh = round_.redeal()
+        actor.round = fresh
+        actor.ops_seen = 0
+        fresh.close_betting()
+        await actor.publish({"type": "redeal", "burn": voided.burn})
+        await actor.publish_engine_events()
+    return {"accepted": True, "misdeal": True, "burn": voided.burn}
 
 
 COMMANDS: dict[str, Callable[[TableActor, Command], Awaitable[dict[str, Any]]]] = {

@@ -14,10 +14,9 @@ from croupier.errors import CroupierError
 from croupier.server import ledger, tables_admin
 from croupier.server.actor import TableActor
 from croupier.server.auth import Identity, identify
-from croupier.server.baccarat_round import BaccaratDriver
 from croupier.server.commands import Command
 from croupier.server.deps import STAFF, Key, TableId, read_session
-from croupier.server.drivers import table_rules
+from croupier.server.drivers import game_of, table_rules
 from croupier.server.inputs import Amount, StrictBool, StrictInt
 from croupier.server.models import GameTable
 from croupier.server.routes_tables import signed_in
@@ -63,11 +62,12 @@ class ActionBody(BaseModel):
     side: str | None = Field(default=None, max_length=8, description="turn: the side whose squeezed cards to turn")
 
 
-def baccarat_lobby(actor: TableActor | None, round_: dict[str, Any]) -> dict[str, Any]:
-    """A baccarat table's shoe so far, for the lobby: the roads and how often each side won or paired."""
-    if actor is None or not isinstance(actor.driver, BaccaratDriver):
+def game_lobby(actor: TableActor | None, round_: dict[str, Any]) -> dict[str, Any]:
+    """What the table's game adds to its lobby entry (baccarat: the shoe's roads and how often each side
+    won or paired so far)."""
+    if actor is None or actor.rules is None:
         return {}
-    return {"shoe_stats": actor.driver.stats(), "roads": round_.get("roads")}
+    return actor.driver.lobby(round_)
 
 
 def stopped_entry(row: GameTable, reason: str) -> dict[str, Any]:
@@ -110,14 +110,14 @@ def lobby_entry(row: GameTable, actor: TableActor | None) -> dict[str, Any]:
         "max_bet": ledger.money_text(row.max_bet),
         "chip": ledger.money_text(row.chip),
         "mode": row.mode,
-        "boxes": getattr(rules, "boxes", None),
+        "boxes": game_of(row.game).boxes(rules),
         "boxes_taken": seats,
         "phase": "closed"
         if row.status == "closed"
         else snapshot.get("phase", "elsewhere" if row.owner else "starting"),
         "seats": snapshot.get("seats", {}),
         **tables_admin.lobby_fields(row),
-        **baccarat_lobby(actor, round_),
+        **game_lobby(actor, round_),
     }
 
 

@@ -90,7 +90,7 @@ def tables_router(service: "Service") -> APIRouter:
     async def start_tables() -> None:
         """Start a table opened or reopened here at once, rather than at the next lease round."""
         if service.settings.run_tables:
-            await service._lease_round()
+            await service.lease_round()
 
     @router.post("", status_code=201)
     async def open_table(body: NewTable, identity: Me) -> dict[str, Any]:

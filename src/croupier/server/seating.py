@@ -30,14 +30,14 @@ async def await_cut(actor: TableActor) -> str | None:
     cutter = actor.cutter = actor.seats.names()[min(actor.seats.taken)]
     actor.cut_seed = None
     actor.phase = "cut"
-    actor._set_timer(min(CUT_SECONDS, actor.row.betting_seconds))
-    await actor._publish({"type": "cut", "player": cutter, "closes_at": actor.deadline_at})
+    actor.set_timer(min(CUT_SECONDS, actor.row.betting_seconds))
+    await actor.publish({"type": "cut", "player": cutter, "closes_at": actor.deadline_at})
     try:
-        await actor._serve_until(lambda: actor.cut_seed is not None)
+        await actor.serve_until(lambda: actor.cut_seed is not None)
     finally:
         actor.cutter = None
     if actor.cut_seed is not None:
-        await actor._publish({"type": "cut_made", "player": cutter, "client_seed": actor.cut_seed})
+        await actor.publish({"type": "cut_made", "player": cutter, "client_seed": actor.cut_seed})
     return actor.cut_seed
 
 
@@ -99,7 +99,7 @@ async def sit(actor: TableActor, command: Command) -> dict[str, Any]:
     if actor.seats.sit(who.id, who.name, box):
         if actor.round is not None and actor.phase == "betting":
             actor.round.set_seated(actor.seats.names())
-        await actor._publish({"type": "seated", "box": box, "player": who.name})
+        await actor.publish({"type": "seated", "box": box, "player": who.name})
     return {"seated": box, "seats": actor.seats.document()}
 
 
@@ -119,7 +119,7 @@ async def leave(actor: TableActor, command: Command) -> dict[str, Any]:
     actor.seats.leave(who.name, box)
     if actor.round is not None and actor.phase == "betting":
         actor.round.set_seated(actor.seats.names())
-    await actor._publish({"type": "left", "box": box, "player": who.name})
+    await actor.publish({"type": "left", "box": box, "player": who.name})
     return {"left": box, "seats": actor.seats.document()}
 
 

@@ -19,7 +19,7 @@ from croupier.errors import CroupierError
 from croupier.server import codes
 from croupier.server.actor import HANDED_OFF, TableActor
 from croupier.server.auth import Identity
-from croupier.server.clock import Clock, SystemClock
+from croupier.server.clock import Clock, SystemClock, wait_until
 from croupier.server.commands import Command, Refused
 from croupier.server.db import is_sqlite, make_engine, migrate, normalise_url, retrying, sessions
 from croupier.server.fence import fenced_sessions
@@ -62,8 +62,9 @@ class Service:
     settings: Settings
     clock: Clock
     lease_clock: Clock = field(default_factory=SystemClock)
-    """The clock of the table leases: the system's by default, since every process of a deployment compares
-    its leases with the others' (a test may give one; the tables' own clock is ``clock``)."""
+    """The clock of the table leases and of the hub (a signed message's age, its resends): the system's by
+    default, since every process of a deployment compares its leases and messages with the others' (a test
+    may give one; the tables' own clock is ``clock``)."""
     engine: AsyncEngine | None = None
     sessions: async_sessionmaker[AsyncSession] | None = None
     readers: async_sessionmaker[AsyncSession] | None = None
@@ -86,7 +87,7 @@ class Service:
 
     async def start(self) -> None:
         # refused before anything starts: a Redis without the deployment's key, a bad channel prefix
-        self.hub = Hub(self.settings.redis, self.settings.redis_prefix, self.settings.redis_key)
+        self.hub = Hub(self.settings.redis, self.settings.redis_prefix, self.settings.redis_key, self.lease_clock)
         self.engine = make_engine(self.settings.database)
         await migrate(self.engine)
         self.sessions = sessions(self.engine)
@@ -102,23 +103,24 @@ class Service:
 
             await seed_demo(self, self.settings)
         if self.settings.run_tables:
-            await self._lease_round()
+            await self.lease_round()
             self._leases = asyncio.create_task(self._lease_loop())
 
     # tables are leased: each runs in one process at a time, and is taken over when its owner stops renewing
     async def _lease_loop(self) -> None:
         while True:
-            with contextlib.suppress(TimeoutError):  # woken at once when a table's task ends (the watchdog)
-                await asyncio.wait_for(self._wake.wait(), self.settings.lease_seconds / 3)
+            # woken at once when a table's task ends (the watchdog); else a third of a lease on the lease clock
+            pace = self.lease_clock.monotonic() + self.settings.lease_seconds / 3
+            await wait_until(self.lease_clock, self._wake.wait(), pace)
             self._wake.clear()
             try:
-                await retrying(self._lease_round)
+                await retrying(self.lease_round)
             except (OSError, SQLAlchemyError):  # the database is away for a moment: try again next time
                 log.warning("lease renewal failed", exc_info=True)
             except Exception:  # a fault never stops the leases of every other table
                 log.exception("lease renewal failed")
 
-    async def _lease_round(self) -> None:
+    async def lease_round(self) -> None:
         async with self._leasing:  # one at a time: the loop's, and any other caller's
             await self._lease_round_now()
 

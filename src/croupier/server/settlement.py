@@ -10,10 +10,11 @@ from sqlalchemy import select, update
 
 from croupier.server import ledger, stakes
 from croupier.server.db import retrying
-from croupier.server.games import BaccaratRound, BlackjackRound
 from croupier.server.models import BetRecord, RoundRecord, ShoeRecord
 
 if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncSession
+
     from croupier.server.actor import TableActor
 
 
@@ -35,7 +36,7 @@ async def recover(actor: TableActor) -> None:
         wallets = [await ledger.player_wallet(session, account_id) for account_id in accounts]
         await ledger.lock_wallets(session, [await ledger.system_wallet(session, "in_play"), *wallets])
         for record in unfinished:
-            await actor._refund(
+            await actor.refund(
                 session,
                 record,
                 "the server stopped during the round; it is void and every bet is returned (Art. 2.1)",
@@ -45,6 +46,33 @@ async def recover(actor: TableActor) -> None:
             .where(ShoeRecord.table_id == actor.table_id, ShoeRecord.ended_at.is_(None))
             .values(ended_at=actor.clock.now())
         )
+
+
+async def refund(actor: TableActor, session: AsyncSession, record: RoundRecord, reason: str) -> dict[int, int]:
+    """Void ``record`` and return every bet of it, in ``session``; each account's balance after."""
+    bets = (await session.scalars(select(BetRecord).where(BetRecord.round_id == record.id))).all()
+    per_account: dict[int, int] = {}
+    for bet in bets:
+        per_account[bet.account_id] = per_account.get(bet.account_id, 0) + bet.amount
+    in_play = await ledger.system_wallet(session, "in_play")
+    wallets = {account_id: await ledger.player_wallet(session, account_id) for account_id in per_account}
+    await ledger.lock_wallets(session, [in_play, *wallets.values()])  # at once, in one order: no deadlock
+    balances: dict[int, int] = {}
+    for account_id, amount in sorted(per_account.items()):
+        wallet = wallets[account_id]
+        _tx, after = await ledger.post(
+            session,
+            "refund",
+            [(in_play, -amount), (wallet, amount)],
+            round_id=record.id,
+            memo=reason,
+            now=actor.clock.now(),
+        )
+        balances[account_id] = after[wallet]
+    record.status = "voided"
+    record.ended_at = actor.clock.now()
+    record.result = {"voided": reason, "returned": {str(a): ledger.money_text(c) for a, c in per_account.items()}}
+    return balances
 
 
 async def return_carry(actor: TableActor, reason: str) -> None:
@@ -59,12 +87,12 @@ async def return_carry(actor: TableActor, reason: str) -> None:
         async with actor.sessions() as session, session.begin():
             record = await session.get(RoundRecord, round_id)
             if record is not None and record.status == "betting":
-                return await actor._refund(session, record, reason)
+                return await actor.refund(session, record, reason)
             return {}
 
     balances = await retrying(store)
     for account_id, cents in balances.items():
-        await actor._tell_balance(account_id, cents)
+        await actor.tell_balance(account_id, cents)
 
 
 async def finish_round(actor: TableActor) -> None:
@@ -80,20 +108,15 @@ async def finish_round(actor: TableActor) -> None:
             record.cards = actor.voided_cards + round_.cards_drawn()
             if round_.voided:
                 reason = "the round was void (Art. 2.1); every bet is returned"
-                balances = await actor._refund(session, record, reason)
+                balances = await actor.refund(session, record, reason)
                 record.spec = {"voided_after_cards": len(record.cards)}
             else:
                 balances = await stakes.settle(actor, session, record, round_)
-                if isinstance(round_, BlackjackRound) and round_.face_up_voided():
-                    record.result = {**(record.result or {}), "voided_cards": round_.face_up_voided()}
-                if actor.misdeals and isinstance(round_, BaccaratRound):  # Art. 10: the coup voided once
-                    record.spec = {**(record.spec or {}), "misdeal_after_cards": actor.misdeals[0]}
-                elif actor.misdeals:
-                    record.spec = {
-                        **(record.spec or {}),
-                        "misdeal_after_cards": list(actor.misdeals),
-                        "burn_after_misdeal": actor.misdeal_burn,
-                    }
+                face_up = round_.face_up_voided()
+                if face_up:
+                    record.result = {**(record.result or {}), "voided_cards": face_up}
+                if actor.misdeals:
+                    record.spec = {**(record.spec or {}), **round_.misdeal_spec(actor.misdeals, actor.misdeal_burn)}
             record.log = actor.log
             carried = {} if round_.voided else round_.carried_out()
             if carried:
@@ -105,11 +128,11 @@ async def finish_round(actor: TableActor) -> None:
     if not round_.voided:
         actor.round_number += 1
     actor.last_round = {"id": actor.round_id, "voided": round_.voided, **round_.view()}
-    await actor._publish({"type": "round_over", "round": actor.round_id, "voided": round_.voided})
+    await actor.publish({"type": "round_over", "round": actor.round_id, "voided": round_.voided})
     for account_id, cents in balances.items():
-        await actor._tell_balance(account_id, cents)
+        await actor.tell_balance(account_id, cents)
     if round_.voided or round_.last_of_shoe or actor.end_shoe_after_round:
         actor.end_shoe_after_round = False
-        await actor._end_shoe()
+        await actor.end_shoe()
     actor.phase = "idle"
     actor.round = None

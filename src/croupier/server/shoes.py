@@ -41,7 +41,7 @@ async def new_shoe(actor: TableActor) -> None:
         actor.commitment = record.commitment
     actor.shoe_id = shoe_id  # stored: a fault from here on ends it
     actor.round_number = 0
-    await actor._publish({"type": "new_shoe", "shoe": shoe_id, "commitment": actor.commitment})
+    await actor.publish({"type": "new_shoe", "shoe": shoe_id, "commitment": actor.commitment})
     if live:
         shoe = Shoe.live(rules.decks)
     else:
@@ -73,5 +73,5 @@ async def end_shoe(actor: TableActor) -> None:
         await session.execute(
             update(ShoeRecord).where(ShoeRecord.id == actor.shoe_id).values(ended_at=actor.clock.now())
         )
-    await actor._publish({"type": "shoe_ended", "shoe": actor.shoe_id})
+    await actor.publish({"type": "shoe_ended", "shoe": actor.shoe_id})
     actor.shoe_id = None

@@ -13,7 +13,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from croupier.money import format_amount
 from croupier.server import ledger
-from croupier.server.baccarat_round import BaccaratRound
 from croupier.server.commands import Command, Refused
 from croupier.server.db import retrying
 from croupier.server.models import BetRecord, RoundRecord, Settlement
@@ -114,7 +113,7 @@ async def take_bet(actor: TableActor, command: Command, spot: str, cents: int) -
     round_id, balance, answer = await retrying(store)  # a deadlock rolled it back whole: again
     actor.round_id = round_id
     actor.balance_before.setdefault(who.id, balance + cents)
-    await actor._tell_balance(who.id, balance)
+    await actor.tell_balance(who.id, balance)
     return answer
 
 
@@ -130,12 +129,14 @@ async def cannot_cover(actor: TableActor, money: dict[str, int], decider: str) -
 
 
 async def take_stakes(
-    actor: TableActor, command: Command, money: dict[str, int], declined: frozenset[str]
+    actor: TableActor, command: Command, money: dict[str, int], declined: frozenset[str], *, matched: bool = False
 ) -> tuple[dict[str, Any], dict[int, int]]:
-    """A decision's added stakes, each bettor's, in one transaction with its idempotency record."""
+    """A decision's added stakes, each bettor's, in one transaction with its idempotency record; ``matched``:
+    the decision asks the box's other bettors to match it (``GameRound.others_match``), and the answer
+    names those who declined."""
     action = command.payload
     answer: dict[str, Any] = {"accepted": True, "action": action.get("type")}
-    if declined and action.get("type") in ("double", "split"):
+    if declined and matched:
         answer["declined_by"] = sorted(declined)
     balances: dict[int, int] = {}
     if not money:
@@ -250,11 +251,11 @@ async def settle(actor: TableActor, session: AsyncSession, record: RoundRecord, 
 
 
 def watch_edge(actor: TableActor, player: str, spot: str, amount: Decimal) -> None:
-    """Surveillance: a baccarat bet placed when its spot's exact edge for the cards left favoured the
+    """Surveillance: a bet (baccarat's) placed when its spot's exact edge for the cards left favoured the
     player (a negative house edge) is kept for the supervisor's pit view."""
-    if not isinstance(actor.round, BaccaratRound):
+    if actor.round is None:
         return
-    edge = actor.round.house_edge().get(spot)
+    edge = actor.round.house_edge().get(spot)  # a game that shows no live edge has none to watch
     if edge is not None and Decimal(edge) < 0:
         actor.alerts.append(
             {

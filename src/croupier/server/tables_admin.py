@@ -450,12 +450,12 @@ async def before_round(actor: TableActor) -> bool:
             applied = [c.id for c in pending]
     if closing:
         actor.phase = "closed"
-        await actor._end_shoe()
-        await actor._publish({"type": "table_closed"})
+        await actor.end_shoe()
+        await actor.publish({"type": "table_closed"})
         actor.idle.set()  # it waits for nothing any more
         return True
     actor.row = row
     actor.rules = table_rules(row)
     actor.driver = driver_for(actor.game, actor.rules)
-    await actor._publish({"type": "table_changed", "changes": applied})
+    await actor.publish({"type": "table_changed", "changes": applied})
     return False
