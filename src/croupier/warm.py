@@ -49,7 +49,8 @@ def build() -> Path:
 
 def warm_simulators() -> float:
     """Compile the simulators' numba kernels into numba's cache by playing a few rounds of each (blackjack
-    one box and seven, the recorder, baccarat with and without the live edges), so that the first
+    one box and seven, the recorder, baccarat with and without the live edges, the batch environment's
+    baccarat tables), so that the first
     ``croupier simulate`` runs at the speed of the second; returns the seconds it took."""
     import time
 
@@ -68,4 +69,22 @@ def warm_simulators() -> float:
     simulate_baccarat(coup_rules, 200)
     simulate_baccarat(coup_rules, 200, shuffle="continuous")
     simulate_baccarat(coup_rules, 200, live_edges=True)
+    _warm_baccarat_batch(coup_rules)
     return time.perf_counter() - started
+
+
+def _warm_baccarat_batch(rules: Any) -> None:
+    """A few steps of the batch environment's kernels (croupier.sim.baccarat_batch) on two tables."""
+    from croupier.sim import baccarat_batch as vk
+    from croupier.sim.baccarat import rule_parameters, seed_words, tableau_arrays
+
+    rp = rule_parameters(rules, "shoe")
+    shoes, rngs, T, K, V = vk.state_arrays(rules.decks, 2)
+    obs = np.zeros((2, vk.OBS_SIZE), dtype=np.int64)
+    vk.seed_tables(seed_words(0), 0, rngs)
+    vk.reset_tables(rp, shoes, rngs, T, K, V, obs)
+    one = np.ones(2, dtype=np.int64)
+    flags = np.zeros(2, dtype=np.bool_), np.zeros(2, dtype=np.bool_)
+    args = (np.array([-1, 0]), one, np.array([1, 1], dtype=np.int8), 0, np.zeros(2, np.int64), np.zeros(2, np.int64))
+    step: Any = vk.step_tables  # a numba dispatcher, untyped
+    step(rp, *tableau_arrays(), shoes, rngs, T, K, V, one, *args, *flags, obs)

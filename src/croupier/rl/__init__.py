@@ -37,7 +37,12 @@ def _register() -> None:
         if env_id not in registered:
             gymnasium.register(env_id, entry_point="croupier.rl.blackjack:BlackjackEnv", kwargs={"preset": preset})
     if BACCARAT_ID not in registered:
-        gymnasium.register(BACCARAT_ID, entry_point="croupier.rl.baccarat:BaccaratEnv", kwargs={"preset": "macau"})
+        gymnasium.register(
+            BACCARAT_ID,
+            entry_point="croupier.rl.baccarat:BaccaratEnv",
+            vector_entry_point="croupier.rl.baccarat_vector:BaccaratVectorEnv",
+            kwargs={"preset": "macau"},
+        )
 
 
 _register()
