@@ -15,6 +15,13 @@ mean episode return is set against the exact analysis' EV (``croupier analyze``)
     python benchmarks/rl.py                            # speed about 20 s, returns 10^6 rounds a preset
     python benchmarks/rl.py --seconds 0.5 --rounds 500 # a short run (CI)
     python benchmarks/rl.py --profile                  # also the top functions of our step path (cProfile)
+    python benchmarks/rl.py --skip speed returns       # the batch section alone
+
+Batch: N tables stepped in one call. croupier's :class:`~croupier.rl.baccarat_vector.BaccaratVectorEnv`
+(one compiled call deals a coup at every table) against Gymnasium's ``SyncVectorEnv`` of Blackjack-v1
+and of croupier's single baccarat environment, and envpool's ``Blackjack-v1`` where envpool is
+installed. Every vector is driven the same way: each step the agent draws, for every table, a uniform
+legal action from the mask (one vectorised NumPy draw), and the draw is timed with the step.
 """
 
 from __future__ import annotations
@@ -93,12 +100,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="timed seconds per environment (default 3)")
     parser.add_argument("--profile", action="store_true", help="profile our step path (cProfile)")
     parser.add_argument("--rounds", type=int, default=1_000_000, help="episodes of the returns check (default 10^6)")
-    parser.add_argument("--skip", nargs="*", default=(), choices=("speed", "returns"), help="sections to skip")
+    parser.add_argument("--skip", nargs="*", default=(), choices=("speed", "returns", "batch"), help="sections to skip")
     args = parser.parse_args()
     if "speed" not in args.skip:
         print_speed(args.seconds)
     if "returns" not in args.skip:
         print_returns(args.rounds)
+    if "batch" not in args.skip:
+        print_batch(args.seconds)
     if args.profile:
         env = gymnasium.make(OURS[0]).unwrapped
         profiler = cProfile.Profile()
@@ -128,6 +137,58 @@ def print_speed(seconds: float) -> None:
     worst = min(steps / toy[how] for env_id, how, steps, _ in rows if env_id != TOY)
     verdict = "meets" if worst >= AIM else "misses"
     print(f"\nLowest ratio {worst:.2f}: {verdict} the aim of {AIM:.2f} of Blackjack-v1's steps per second.")
+
+
+def run_vector(envs: Any, seconds: float, masks: Any, seed: int = 0) -> float:
+    """Steps per second (a step of one table counts one) of random legal play over ``envs`` for about
+    ``seconds``; ``masks()`` gives the (num_envs, actions) legal actions now."""
+    rng = np.random.default_rng(seed)
+    envs.reset(seed=seed)
+    n = envs.num_envs
+    calls = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for _ in range(20):
+            legal = masks()
+            actions = np.argmax(rng.random(legal.shape) * legal, axis=1)
+            envs.step(actions)
+            calls += 1
+    return calls * n / (time.perf_counter() - start)
+
+
+def print_batch(seconds: float) -> None:
+    from croupier.rl.baccarat_vector import BaccaratVectorEnv
+
+    rows: list[tuple[str, int, float]] = []
+    for n in (256, 4096):
+        batch = BaccaratVectorEnv(n)
+        run_vector(batch, min(0.3, seconds), batch.action_masks)  # warm-up
+        rows.append(
+            ("croupier `BaccaratVectorEnv` (one compiled call)", n, run_vector(batch, seconds, batch.action_masks))
+        )
+    for n in (16, 256):
+        toy = gymnasium.make_vec(TOY, num_envs=n, vectorization_mode="sync")
+        ones = np.ones((n, 2), dtype=np.int8)
+        rows.append((f"Gymnasium `SyncVectorEnv` of `{TOY}`", n, run_vector(toy, seconds, lambda o=ones: o)))
+    single = gymnasium.make_vec("croupier/Baccarat-macau-v0", num_envs=16, vectorization_mode="sync")
+    mask_of = single.unwrapped.call  # type: ignore[attr-defined]
+    rows.append(("Gymnasium `SyncVectorEnv` of `croupier/Baccarat-macau-v0`", 16,
+                 run_vector(single, seconds, lambda: np.stack(mask_of("action_masks")))))  # fmt: skip
+    try:
+        import envpool  # type: ignore[import-not-found]
+    except ImportError:
+        print("\n(envpool is not installed here: its row is left out)")
+    else:
+        for n in (256, 4096):
+            pool = envpool.make_gymnasium("Blackjack-v1", num_envs=n)
+            ones = np.ones((n, 2), dtype=np.int8)
+            rows.append(("envpool `Blackjack-v1`", n, run_vector(pool, seconds, lambda o=ones: o)))
+    print("\nBatch: random legal play, one table's step counts one, the agent's draw included")
+    print("| environment | tables | steps/s |")
+    print("|---|---:|---:|")
+    for name, n, steps in rows:
+        print(f"| {name} | {n:,} | {steps:,.0f} |")
 
 
 if __name__ == "__main__":
