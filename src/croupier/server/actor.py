@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any
@@ -139,6 +140,12 @@ class TableActor:
         self.handing_off = False  # the process holds more than its share: the table goes to another after this round
         self.timers_fired = 0
         self.timer_late_max = 0.0  # seconds, by the table's clock: how late its latest-firing timer fired
+        shared = {**seating.COMMANDS, **liveshoe.COMMANDS}
+        self._handlers: dict[str, Callable[[Command], Awaitable[dict[str, Any]]]] = {
+            "close": self._close, "bet": self._bet, "act": self._act, "card": self._card, "void": self._void,
+            "misdeal": self._misdeal, **{kind: functools.partial(handle, self) for kind, handle in shared.items()},
+        }  # fmt: skip
+        """Each command's procedure, by the command's kind (commands.Command)."""
 
     # --------------------------------------------------------------------------------------------
     # running
@@ -399,24 +406,10 @@ class TableActor:
         try:
             if command.kind == "bet" and self.closing:
                 raise Refused(f"table {self.name} is closing: it takes no new bets")
-            if command.kind == "close":
-                answer = self._close()
-            elif command.kind == "bet":
-                answer = await self._bet(command)
-            elif command.kind == "act":
-                answer = await self._act(command)
-            elif command.kind == "card":
-                answer = await self._card(command)
-            elif command.kind == "void":
-                answer = await self._void(command)
-            elif command.kind == "misdeal":
-                answer = await self._misdeal(command)
-            elif command.kind in seating.COMMANDS:
-                answer = await seating.COMMANDS[command.kind](self, command)
-            elif command.kind in liveshoe.COMMANDS:
-                answer = await liveshoe.COMMANDS[command.kind](self, command)
-            else:
+            handler = self._handlers.get(command.kind)
+            if handler is None:
                 raise Refused(f"unknown command {command.kind!r}", 400)
+            answer = await handler(command)
         except Refused as refused:
             if not command.future.done():
                 command.future.set_exception(refused)
@@ -583,7 +576,7 @@ class TableActor:
             await self.tell_balance(account_id, cents)
         return answer
 
-    def _close(self) -> dict[str, Any]:
+    async def _close(self, command: Command) -> dict[str, Any]:
         """A supervisor closed the table (the route checked the role and marked it closing): no new bets;
         a betting window with no bets in it ends now, a round with bets is played out, then the table stops."""
         self.closing = True
