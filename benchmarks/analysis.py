@@ -11,7 +11,7 @@ warm`` (as after ``make``) and with numba's JIT kernels from its cache (``CROUPI
 
 In a warm process: the analyses alone, after one call to warm up. Floats here are timings.
 
-Goals (issue "as fast as the best C++ and numba tools"): blackjack whole process <= 0.7 s for any rules,
+Goals (as fast as the best C++ and numba tools, from the first run): blackjack whole process <= 0.7 s for any rules,
 1-8 decks; baccarat <= 150 ms; ``--help`` <= 150 ms; the first run after ``make`` within 1.5x the second.
 """
 
