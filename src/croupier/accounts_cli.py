@@ -5,8 +5,8 @@
 from __future__ import annotations
 
 import sys
-import urllib.parse
 from typing import Annotated
+from urllib.parse import quote
 
 import typer
 
@@ -28,7 +28,7 @@ def disable(
     password: Password = None,
 ) -> None:
     """Disable an account: it is signed out everywhere at once and cannot sign in; its money stays."""
-    path = f"/api/accounts/{urllib.parse.quote(name, safe='')}/disable"
+    path = f"/api/accounts/{quote(name, safe='')}/disable"
     answer = Client(server, user, password).call("POST", path, {"reason": reason})
     sys.stdout.write(f"account {answer['account']} is disabled; {answer['tokens_revoked']} token(s) revoked\n")
 
@@ -36,5 +36,5 @@ def disable(
 @accounts_app.command("enable")
 def enable(name: Name, server: Server = DEFAULT_SERVER, user: User = None, password: Password = None) -> None:
     """Enable a disabled account: it may sign in again."""
-    answer = Client(server, user, password).call("POST", f"/api/accounts/{urllib.parse.quote(name, safe='')}/enable")
+    answer = Client(server, user, password).call("POST", f"/api/accounts/{quote(name, safe='')}/enable")
     sys.stdout.write(f"account {answer['account']} is enabled\n")

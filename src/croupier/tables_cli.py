@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import sys
-import urllib.error
-import urllib.request
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -60,6 +58,9 @@ class Client:
             headers["Content-Type"] = "application/json"
         if signed and self.token:
             headers["Authorization"] = f"Bearer {self.token}"
+        import urllib.error  # here, not at start-up: every croupier command imports this module
+        import urllib.request
+
         request = urllib.request.Request(self.server + path, data=data, headers=headers, method=method)
         try:
             with urllib.request.urlopen(request, timeout=30) as answer:
