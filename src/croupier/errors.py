@@ -38,3 +38,13 @@ class MoneyError(CroupierError):
 
 class TranscriptError(CroupierError):
     """A transcript that cannot be read or replayed; the message names round, action and rule."""
+
+
+def not_an_action(game: str, action: object, types: tuple[type, ...]) -> IllegalActionError:
+    """The refusal of ``action`` by a ``game`` engine whose actions are ``types``: what was held, and the
+    actions there are (each engine's ``moves.require``)."""
+    names = ", ".join(cls.__name__ for cls in types)
+    return IllegalActionError(
+        f"not a {game} action: {action!r} ({type(action).__name__}); the actions are {names} "
+        f"(croupier.{game}.moves; text becomes one through moves.parse)"
+    )

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from croupier.baccarat import betting
 from croupier.baccarat.phases import Phase
-from croupier.errors import CroupierError, IllegalActionError
+from croupier.errors import CroupierError, IllegalActionError, not_an_action
 from croupier.money import parse_amount
 
 if TYPE_CHECKING:
@@ -79,11 +79,7 @@ def require(action: object) -> Action:
     refused naming what was held."""
     if isinstance(action, TYPES):
         return action
-    names = ", ".join(cls.__name__ for cls in TYPES)
-    raise IllegalActionError(
-        f"not a baccarat action: {action!r} ({type(action).__name__}); the actions are {names} "
-        "(croupier.baccarat.moves; text becomes one through moves.parse)"
-    )
+    raise not_an_action("baccarat", action, TYPES)
 
 
 def parse(kind: str, **fields: object) -> Action:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import ClassVar, cast
 
-from croupier.errors import IllegalActionError
+from croupier.errors import IllegalActionError, not_an_action
 
 Amount = Decimal | int | str | None
 """An amount as given: the engine reads it exactly (:func:`croupier.money.parse_amount`) and refuses
@@ -131,11 +131,7 @@ def require(action: object) -> Action:
     refused naming what was held."""
     if isinstance(action, TYPES):
         return action
-    names = ", ".join(cls.__name__ for cls in TYPES)
-    raise IllegalActionError(
-        f"not a blackjack action: {action!r} ({type(action).__name__}); the actions are {names} "
-        "(croupier.blackjack.moves; text becomes one through moves.parse)"
-    )
+    raise not_an_action("blackjack", action, TYPES)
 
 
 def names(declined_by: Collection[str]) -> tuple[str, ...]:

@@ -65,6 +65,25 @@ _SEEN = 2
 _WINNER = {"player": 1, "banker": 2, "tie": 3}
 
 
+def bet_choices(
+    rules: Rules, spots: Sequence[str] | None, bet_sizes: Sequence[object]
+) -> tuple[tuple[Spot, ...], tuple[Decimal, ...]]:
+    """The spots an agent may bet (default: every spot the rules offer) and the bet sizes, checked: each
+    spot once and offered by the rules, at least one positive size."""
+    chosen = tuple(spots) if spots is not None else tuple(rules.spots)
+    for spot in chosen:
+        if spot not in rules.spots:
+            raise RulesError(f"spots: {rules.preset} offers {', '.join(rules.spots)}; not {spot!r}")
+    if not chosen or len(set(chosen)) != len(chosen):
+        raise RulesError("spots: give each spot once, at least one")
+    if not bet_sizes:
+        raise RulesError("bet_sizes: give at least one bet size")
+    sizes = tuple(parse_amount(size, what="bet size") for size in bet_sizes)
+    if any(size <= 0 for size in sizes):
+        raise RulesError("bet_sizes: a bet is a positive amount")
+    return cast(tuple[Spot, ...], chosen), sizes
+
+
 class BaccaratEnv(gym.Env[Observation, np.int64]):
     """The betting decisions of a baccarat shoe under ``preset`` and ``rules_overrides``; see the module docstring."""
 
@@ -85,18 +104,7 @@ class BaccaratEnv(gym.Env[Observation, np.int64]):
     ) -> None:
         self.rules: Rules = baccarat_rules(preset, rules_overrides)
         rules = self.rules
-        chosen = tuple(spots) if spots is not None else tuple(rules.spots)
-        for spot in chosen:
-            if spot not in rules.spots:
-                raise RulesError(f"spots: {rules.preset} offers {', '.join(rules.spots)}; not {spot!r}")
-        if not chosen or len(set(chosen)) != len(chosen):
-            raise RulesError("spots: give each spot once, at least one")
-        if not bet_sizes:
-            raise RulesError("bet_sizes: give at least one bet size")
-        self.spots: tuple[Spot, ...] = cast(tuple[Spot, ...], chosen)
-        self.bet_sizes: tuple[Decimal, ...] = tuple(parse_amount(size, what="bet size") for size in bet_sizes)
-        if any(size <= 0 for size in self.bet_sizes):
-            raise RulesError("bet_sizes: a bet is a positive amount")
+        self.spots, self.bet_sizes = bet_choices(rules, spots, bet_sizes)
         if illegal_action not in ("refuse", "raise"):
             raise ValueError(f"illegal_action is 'refuse' or 'raise', got {illegal_action!r}")
         if render_mode not in (None, "ansi"):

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Any, cast
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -40,8 +40,7 @@ from croupier.baccarat.rules import SPOTS, Rules, Spot
 from croupier.baccarat.state import BaccaratTable, Phase, shuffled_shoes
 from croupier.cards import RANKS, SUITS, Card
 from croupier.errors import RulesError
-from croupier.money import parse_amount
-from croupier.rl.baccarat import OBS_FIELDS
+from croupier.rl.baccarat import OBS_FIELDS, bet_choices
 from croupier.rl.session import fresh_seed
 from croupier.rng import seeded
 from croupier.sim import baccarat_batch as vk
@@ -165,19 +164,12 @@ class BaccaratVectorEnv(gym.vector.VectorEnv[IntArray, IntArray, Array]):
 def _choices(
     rules: Rules, spots: Sequence[str] | None, bet_sizes: Sequence[object]
 ) -> tuple[tuple[Spot, ...], tuple[Decimal, ...]]:
-    chosen = tuple(spots) if spots is not None else tuple(rules.spots)
-    for spot in chosen:
-        if spot not in rules.spots:
-            raise RulesError(f"spots: {rules.preset} offers {', '.join(rules.spots)}; not {spot!r}")
-    if not chosen or len(set(chosen)) != len(chosen):
-        raise RulesError("spots: give each spot once, at least one")
-    if not bet_sizes:
-        raise RulesError("bet_sizes: give at least one bet size")
-    sizes = tuple(parse_amount(size, what="bet size") for size in bet_sizes)
+    """The single environment's choices (:func:`~croupier.rl.baccarat.bet_choices`), in whole units."""
+    chosen, sizes = bet_choices(rules, spots, bet_sizes)
     for size in sizes:
-        if size <= 0 or size != size.to_integral_value():
+        if size != size.to_integral_value():
             raise RulesError(f"bet_sizes: the batch environment bets whole table units, not {size}")
-    return cast(tuple[Spot, ...], chosen), sizes
+    return chosen, sizes
 
 
 def _fixed_mask(rules: Rules, spots: tuple[Spot, ...], sizes: tuple[Decimal, ...]) -> npt.NDArray[np.int8]:
