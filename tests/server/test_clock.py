@@ -157,3 +157,44 @@ def test_a_retry_is_paced_by_the_tables_pause() -> None:
     actor = SimpleNamespace(name="t", first_pause=faults.FIRST_PAUSE, pause=pause)
     assert asyncio.run(faults.patiently(actor, "a test", operation)) == "done"  # type: ignore[arg-type]
     assert pauses == [0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2, faults.LONGEST_PAUSE, faults.LONGEST_PAUSE]
+
+
+def test_a_transaction_rolled_back_by_a_deadlock_is_tried_again_after_a_pause_by_the_given_sleeper() -> None:
+    """db.retrying: a deadlock (SQLSTATE 40P01) or a serialization failure (40001) is tried again after a
+    short pause through the sleeper it is given; another database error is raised at once."""
+    from sqlalchemy.exc import DBAPIError
+
+    from croupier.server.db import retrying
+
+    class Orig(Exception):
+        def __init__(self, sqlstate: str) -> None:
+            super().__init__(sqlstate)
+            self.sqlstate = sqlstate
+
+    pauses: list[float] = []
+
+    async def pause(seconds: float) -> None:
+        pauses.append(seconds)
+
+    states = iter(["40P01", "40001"])
+
+    async def operation() -> str:
+        state = next(states, None)
+        if state is not None:
+            raise DBAPIError("UPDATE wallets …", None, Orig(state))
+        return "committed"
+
+    assert asyncio.run(retrying(operation, attempts=3, pause=pause)) == "committed"
+    assert len(pauses) == 2 and all(0 <= p < 0.02 * 2 for p in pauses)
+
+    async def broken() -> str:
+        raise DBAPIError("INSERT …", None, Orig("23505"))
+
+    pauses.clear()
+    try:
+        asyncio.run(retrying(broken, pause=pause))
+    except DBAPIError as error:
+        assert getattr(error.orig, "sqlstate", None) == "23505"
+    else:
+        raise AssertionError("a unique violation is not tried again")
+    assert pauses == []

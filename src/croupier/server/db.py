@@ -21,6 +21,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from croupier.errors import CroupierError
+from croupier.server.clock import Sleeper
 
 log = logging.getLogger("croupier.server")
 T = TypeVar("T")
@@ -152,9 +153,11 @@ def retryable(error: BaseException) -> bool:
     return isinstance(error, DBAPIError) and getattr(orig, "sqlstate", None) in RETRIED_STATES
 
 
-async def retrying(operation: Callable[[], Awaitable[T]], attempts: int = ATTEMPTS) -> T:
+async def retrying(
+    operation: Callable[[], Awaitable[T]], attempts: int = ATTEMPTS, pause: Sleeper = asyncio.sleep
+) -> T:
     """``operation()`` (one whole database transaction), tried again after a deadlock or a serialization
-    failure, after a short random pause, up to ``attempts`` times in all."""
+    failure, after a short random pause (through ``pause``), up to ``attempts`` times in all."""
     for attempt in range(1, attempts + 1):
         try:
             return await operation()
@@ -162,7 +165,7 @@ async def retrying(operation: Callable[[], Awaitable[T]], attempts: int = ATTEMP
             if not retryable(error) or attempt == attempts:
                 raise
             log.warning("a transaction was rolled back (%s); trying it again", type(error.orig).__name__)
-            await asyncio.sleep(secrets.randbelow(20) / 1000 * attempt)
+            await pause(secrets.randbelow(20) / 1000 * attempt)
     raise AssertionError("unreachable")
 
 
