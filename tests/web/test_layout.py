@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.pages import open_table, pending, sign_in, wait_betting
+from tests.web.pages import bet_on_box, open_table, pending, sign_in, wait_betting
 
 SEATS_TABLE, LIVE, BACCARAT = 6, 3, 4  # macau-seats (test-only), live-1, baccarat-1
 SIZES = ((360, 740), (390, 844), (1366, 900))
@@ -59,9 +59,7 @@ def check_frame(found: dict[str, Any], names: tuple[str, ...]) -> None:
 def my_decision(page: Any, me: str, box: int) -> int:
     """Bet on ``box`` until a round gives ``me`` a decision; return that round's number (the decision pending)."""
     for _ in range(4):
-        number = wait_betting(page)
-        page.click(f"#bet-box-{box}")
-        page.wait_for_selector(f".box[data-box='{box}'] .bets li.mine")
+        number = bet_on_box(page, box)
         while True:
             page.wait_for_function(DECISION, arg=[me, number], timeout=25_000)
             state = pending(page)
