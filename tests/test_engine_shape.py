@@ -1,6 +1,6 @@
 """Both engines have one shape: a ``pending`` record of what the table waits for (the shared records of
 croupier.pending) and ``automations`` named alike (members of each engine's ``Automation``, or their
-names as text), a chore left to the caller waited for by that name."""
+names as text), a chore left to the caller waited for by its name."""
 
 from __future__ import annotations
 
@@ -90,3 +90,8 @@ def test_a_blackjack_round_left_its_burns_waits_for_the_burn_chore_by_name() -> 
     round_.bet("ana", 1, Decimal(10))
     round_.deal()
     assert round_.pending == pending.AwaitChore("burn")
+
+
+def test_automations_given_as_a_generator_are_all_taken() -> None:
+    table = BaccaratTable(MACAU, automations=(name for name in ("burn", "deal")))
+    assert {str(a) for a in table.automations} == {"burn", "deal"}

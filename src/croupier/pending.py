@@ -4,7 +4,7 @@ A blackjack :class:`~croupier.blackjack.round.Round` and a
 :class:`~croupier.baccarat.state.BaccaratTable` each hold ``pending``: the one thing that must happen
 before the game can go on. The records here are shared by both; a blackjack round adds its own
 (insurance offers, a hand's decision). A chore is waited for only where the caller took it over
-(the engine's ``automations`` leave it out); a card only where a live shoe has none yet.
+(the engine's ``automations`` leave out the automation it belongs to); a card only where a live shoe has none yet.
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ class AwaitCard:
 
 @dataclass(frozen=True, slots=True)
 class AwaitChore:
-    """A chore the caller chose to perform itself, by its automation's name: blackjack ``burn``, ``deal``,
-    ``dealer_hit``, ``dealer_stand`` or ``settle``; baccarat ``shuffle``, ``turn_first_card``, ``burn``,
-    ``deal`` or ``settle``."""
+    """A chore the caller chose to perform itself, by the chore's name: blackjack ``burn``, ``deal``,
+    ``dealer_hit``, ``dealer_stand`` (both of the automation ``dealer_play``) or ``settle``; baccarat
+    ``shuffle``, ``turn_first_card`` (of the automation ``burn``), ``burn``, ``deal`` or ``settle``."""
 
     chore: str
 

@@ -191,6 +191,27 @@ def test_what_is_not_a_blackjack_action_is_refused_by_verify_can_and_apply(forei
     assert current.can(moves.Stand(1))  # the round still takes its own actions
 
 
+BADLY_TYPED: list[object] = [
+    moves.Hit(1, hand="0"),
+    moves.Stand("1"),
+    moves.Double(True),
+    moves.Insure("ana", 1.5, "5"),
+]  # type: ignore[arg-type]
+"""Blackjack actions whose box or hand is not a number (a text, a flag, a float)."""
+
+
+@pytest.mark.parametrize("action", BADLY_TYPED, ids=repr)
+def test_an_action_naming_its_box_or_hand_by_something_else_than_a_number_is_refused(action: object) -> None:
+    current = first_decision()
+    before = snapshot(current)
+    with pytest.raises(IllegalActionError, match=r"(box is int|hand is int or None), not "):
+        current.verify(action)  # type: ignore[arg-type]
+    assert current.can(action) is False  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError):
+        current.apply(action)  # type: ignore[arg-type]
+    assert snapshot(current) == before
+
+
 def test_the_procedure_steps_on_the_play_type_and_refuses_what_it_has_no_step_for() -> None:
     from croupier.blackjack import procedure
 

@@ -26,8 +26,9 @@ WINNER = {"player": 1, "banker": 2, "tie": 3}
 
 @dataclass
 class Episode:
-    steps: list[tuple[int, float, int, np.ndarray, bool, bool, bool]] = field(default_factory=list)
-    """(action, reward, net in minor units, observation after, terminated, truncated, refused)"""
+    steps: list[tuple[int, float, int, np.ndarray, bool, bool, bool, np.ndarray]] = field(default_factory=list)
+    """(action, reward, net in minor units, observation after, terminated, truncated, refused, the mask
+    the step was chosen from)"""
     shoe: tuple[list[Any], int, int | None] | None = None
 
 
@@ -41,8 +42,9 @@ def play(env: BaccaratVectorEnv, steps: int, seed: int, illegal_every: int = 0) 
     for n in range(steps):
         masks = env.action_masks()
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks], dtype=np.int64)
-        if illegal_every and n % illegal_every == 0:
-            actions[n % env.num_envs] = env.single_action_space.n  # no such action
+        if illegal_every and n % illegal_every == 0:  # a bet the mask refuses, or else no such action
+            refused = np.flatnonzero(~masks[n % env.num_envs])
+            actions[n % env.num_envs] = refused[n % len(refused)] if len(refused) else env.single_action_space.n
         obs, rewards, terminated, truncated, infos = env.step(actions)
         for i in range(env.num_envs):
             if resetting[i]:  # the step that started the new shoe: reward 0, nothing else happened
@@ -51,7 +53,7 @@ def play(env: BaccaratVectorEnv, steps: int, seed: int, illegal_every: int = 0) 
                 continue
             current[i].steps.append(
                 (int(actions[i]), float(rewards[i]), int(infos["net_minor"][i]), obs[i].copy(),
-                 bool(terminated[i]), bool(truncated[i]), bool(infos["refused"][i]))
+                 bool(terminated[i]), bool(truncated[i]), bool(infos["refused"][i]), masks[i].copy())
             )  # fmt: skip
             if terminated[i] or truncated[i]:
                 current[i].shoe = env.shoe_cards(i)
@@ -71,7 +73,10 @@ def replay(env: BaccaratVectorEnv, episode: Episode) -> int:
     mark = 0
     last = (0, 0, 0)
     coups = 0
-    for action, reward, net_minor, obs, terminated, truncated, refused in episode.steps:
+    for action, reward, net_minor, obs, terminated, truncated, refused, mask in episode.steps:
+        for a in range(1, env.single_action_space.n):  # the mask is what the engine takes now
+            spot, size = env.bet(a)
+            assert bool(mask[a]) == table.can(PlaceBet("agent", spot, size)), (a, spot, size)
         if refused:
             assert reward == -env.illegal_penalty and net_minor == 0
         else:
@@ -138,6 +143,11 @@ def test_the_step_limit_truncates_and_the_next_step_starts_a_new_shoe() -> None:
     assert truncated.all() and not terminated.any() and obs[:, 0].tolist() == [3, 3]
     obs, rewards, terminated, truncated, _ = env.step(np.zeros(2, dtype=np.int64))
     assert obs[:, 0].tolist() == [0, 0] and rewards.tolist() == [0.0, 0.0]
+
+
+def test_a_step_before_the_first_reset_is_refused() -> None:
+    with pytest.raises(gym.error.ResetNeeded, match="reset the environment first"):
+        BaccaratVectorEnv(2).step(np.zeros(2, dtype=np.int64))
 
 
 def test_a_seed_gives_the_same_shoes_and_tables_differ() -> None:

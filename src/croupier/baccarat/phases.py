@@ -54,6 +54,7 @@ class Automation(StrEnum):
 
 def automations_of(names: Collection[str]) -> frozenset[Automation]:
     """The automations named (members or their names); a name that is none is refused, naming them all."""
+    names = tuple(names)  # read once: a generator is used up by the first look
     unknown = sorted(str(name) for name in names if name not in ALL_NAMES)
     if unknown:
         raise ValueError(f"unknown automations {unknown}; they are {', '.join(sorted(ALL_NAMES))}")

@@ -129,9 +129,21 @@ KINDS: tuple[str, ...] = tuple(cls.kind for cls in TYPES)
 def require(action: object) -> Action:
     """``action`` itself when it is a blackjack action; anything else (a text, another game's action) is
     refused naming what was held."""
-    if isinstance(action, TYPES):
-        return action
-    raise not_an_action("blackjack", action, TYPES)
+    if not isinstance(action, TYPES):
+        raise not_an_action("blackjack", action, TYPES)
+    for name, wanted, optional in _FIELDS:
+        if hasattr(action, name):
+            value = getattr(action, name)
+            if (value is None and optional) or (isinstance(value, wanted) and not isinstance(value, bool)):
+                continue
+            what = wanted.__name__ + (" or None" if optional else "")
+            raise IllegalActionError(f"{action!r}: {name} is {what}, not {value!r} ({type(value).__name__})")
+    return action
+
+
+_FIELDS: tuple[tuple[str, type, bool], ...] = (("box", int, False), ("hand", int, True))
+"""The fields an action names a place by, their type and whether None stands for "the one to act"; the
+player's name is checked where it is compared (a text), an amount where it is read (moves.Amount)."""
 
 
 def names(declined_by: Collection[str]) -> tuple[str, ...]:

@@ -2,8 +2,8 @@
 
 Every wait the server paces (a table's timers, the leases' renewal, the hub's resends and reconnects, a
 signed message's age) reads a :class:`Clock` it was given; a retry's pause goes through a
-:data:`Sleeper` it was given. Only the HTTP guard's socket timeouts (guard.py) read the event loop's own
-time: they bound a connection, not the game.
+:data:`Sleeper` it was given. Two waits read the event loop's own time, since they bound a connection,
+not the game: the HTTP guard's socket timeouts (guard.py) and the SQLite writers' gate (db.py).
 """
 
 from __future__ import annotations

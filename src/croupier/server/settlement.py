@@ -90,7 +90,7 @@ async def return_carry(actor: TableActor, reason: str) -> None:
                 return await actor.refund(session, record, reason)
             return {}
 
-    balances = await retrying(store)
+    balances = await retrying(store, pause=actor.pause)
     for account_id, cents in balances.items():
         await actor.tell_balance(account_id, cents)
 
@@ -123,7 +123,7 @@ async def finish_round(actor: TableActor) -> None:
                 await stakes.carry(actor, session, record, carried)
         return balances
 
-    balances = await retrying(store)  # a deadlock rolled it back whole: the same settlement again
+    balances = await retrying(store, pause=actor.pause)  # a deadlock rolled it back whole: the same settlement again
     actor.fault_streak = 0
     if not round_.voided:
         actor.round_number += 1

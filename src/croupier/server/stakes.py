@@ -110,7 +110,7 @@ async def take_bet(actor: TableActor, command: Command, spot: str, cents: int) -
             actor.remember(session, command, answer)
             return round_id, balance, answer
 
-    round_id, balance, answer = await retrying(store)  # a deadlock rolled it back whole: again
+    round_id, balance, answer = await retrying(store, pause=actor.pause)  # a deadlock rolled it back whole: again
     actor.round_id = round_id
     actor.balance_before.setdefault(who.id, balance + cents)
     await actor.tell_balance(who.id, balance)
@@ -171,7 +171,7 @@ async def take_stakes(
             answer["staked"] = {p: ledger.money_text(c) for p, c in money.items()}
             actor.remember(session, command, answer)
 
-    await retrying(store)  # a deadlock rolled it back whole: again
+    await retrying(store, pause=actor.pause)  # a deadlock rolled it back whole: again
     return answer, balances
 
 
