@@ -41,10 +41,10 @@ from croupier.baccarat.state import BaccaratTable, Phase, shuffled_shoes
 from croupier.cards import RANKS, SUITS, Card
 from croupier.errors import RulesError
 from croupier.money import parse_amount
-from croupier.sim import baccarat_batch as vk
 from croupier.rl.baccarat import OBS_FIELDS
 from croupier.rl.session import fresh_seed
 from croupier.rng import seeded
+from croupier.sim import baccarat_batch as vk
 from croupier.sim import baccarat_kernels as bk
 from croupier.sim.baccarat import rule_parameters, seed_words, tableau_arrays
 
