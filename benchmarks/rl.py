@@ -18,7 +18,8 @@ mean episode return is set against the exact analysis' EV (``croupier analyze``)
     python benchmarks/rl.py --skip speed returns       # the batch section alone
 
 Batch: N tables stepped in one call. croupier's :class:`~croupier.rl.baccarat_vector.BaccaratVectorEnv`
-(one compiled call deals a coup at every table) against Gymnasium's ``SyncVectorEnv`` of Blackjack-v1
+(one compiled call deals a coup at every table) and :class:`~croupier.rl.blackjack_vector.BlackjackVectorEnv`
+(one compiled call takes a decision at every table) against Gymnasium's ``SyncVectorEnv`` of Blackjack-v1
 and of croupier's single baccarat environment, and envpool's ``Blackjack-v1`` where envpool is
 installed. Every vector is driven the same way: each step the agent draws, for every table, a uniform
 legal action from the mask (one vectorised NumPy draw), and the draw is timed with the step.
@@ -167,6 +168,14 @@ def print_batch(seconds: float) -> None:
         rows.append(
             ("croupier `BaccaratVectorEnv` (one compiled call)", n, run_vector(batch, seconds, batch.action_masks))
         )
+    from croupier.rl.blackjack_vector import BlackjackVectorEnv
+
+    for preset in ("macau-1983", "live-online"):
+        for n in (256, 4096):
+            tables = BlackjackVectorEnv(n, preset)
+            run_vector(tables, min(0.3, seconds), tables.action_masks)  # warm-up
+            name = f"croupier `BlackjackVectorEnv` {preset} (one compiled call)"
+            rows.append((name, n, run_vector(tables, seconds, tables.action_masks)))
     for n in (16, 256):
         toy = gymnasium.make_vec(TOY, num_envs=n, vectorization_mode="sync")
         ones = np.ones((n, 2), dtype=np.int8)

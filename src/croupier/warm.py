@@ -49,8 +49,8 @@ def build() -> Path:
 
 def warm_simulators() -> float:
     """Compile the simulators' numba kernels into numba's cache by playing a few rounds of each (blackjack
-    one box and seven, the recorder, baccarat with and without the live edges, the batch environment's
-    baccarat tables), so that the first
+    one box and seven, the recorder, baccarat with and without the live edges, the batch environments'
+    baccarat and blackjack tables), so that the first
     ``croupier simulate`` runs at the speed of the second; returns the seconds it took."""
     import time
 
@@ -70,6 +70,7 @@ def warm_simulators() -> float:
     simulate_baccarat(coup_rules, 200, shuffle="continuous")
     simulate_baccarat(coup_rules, 200, live_edges=True)
     _warm_baccarat_batch(coup_rules)
+    _warm_blackjack_batch(blackjack_rules("macau-1983"))
     return time.perf_counter() - started
 
 
@@ -88,3 +89,20 @@ def _warm_baccarat_batch(rules: Any) -> None:
     args = (np.array([-1, 0]), one, np.array([1, 1], dtype=np.int8), 0, np.zeros(2, np.int64), np.zeros(2, np.int64))
     step: Any = vk.step_tables  # a numba dispatcher, untyped
     step(rp, *tableau_arrays(), shoes, rngs, T, K, V, one, *args, *flags, obs)
+
+
+def _warm_blackjack_batch(rules: Any) -> None:
+    """A few steps of the batch environment's kernels (croupier.sim.blackjack_batch) on two tables."""
+    from croupier.sim import blackjack_batch as bb
+    from croupier.sim.blackjack import seed_words
+
+    rp = bb.batch_parameters(rules)
+    links = np.full((1, 10), -1, dtype=np.int64)
+    shoes, rngs, T, H, C, V, masks = bb.state_arrays(rules.decks, 2)
+    obs = np.zeros((2, bb.OBS_SIZE), dtype=np.int64)
+    bb.seed_tables(seed_words(0), 0, rngs)
+    bb.reset_tables(rp, links, shoes, rngs, T, H, C, V, masks, obs)
+    gain = np.zeros(2, dtype=np.int64)
+    flags = np.zeros(2, dtype=np.bool_), np.zeros(2, dtype=np.bool_), np.zeros(2, dtype=np.bool_)
+    step: Any = bb.step_tables  # a numba dispatcher, untyped
+    step(rp, links, shoes, rngs, T, H, C, V, masks, np.zeros(2, dtype=np.int64), 0, gain, *flags, obs)

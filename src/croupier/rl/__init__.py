@@ -35,7 +35,12 @@ def _register() -> None:
     registered = gymnasium.registry
     for preset, env_id in BLACKJACK_IDS.items():
         if env_id not in registered:
-            gymnasium.register(env_id, entry_point="croupier.rl.blackjack:BlackjackEnv", kwargs={"preset": preset})
+            gymnasium.register(
+                env_id,
+                entry_point="croupier.rl.blackjack:BlackjackEnv",
+                vector_entry_point="croupier.rl.blackjack_vector:BlackjackVectorEnv",
+                kwargs={"preset": preset},
+            )
     if BACCARAT_ID not in registered:
         gymnasium.register(
             BACCARAT_ID,
