@@ -169,6 +169,11 @@ def test_the_step_limit_truncates_and_the_next_step_deals_a_new_round() -> None:
     assert all(obs[i, 23] < 312 for i in range(2)) and obs[:, 4].min() >= 2
 
 
+def test_a_step_before_the_first_reset_is_refused() -> None:
+    with pytest.raises(gym.error.ResetNeeded, match="reset the environment first"):
+        BlackjackVectorEnv(2).step(np.zeros(2, dtype=np.int64))
+
+
 def test_a_seed_gives_the_same_shoes_and_tables_differ() -> None:
     first, second = BlackjackVectorEnv(2), BlackjackVectorEnv(2)
     a, _ = first.reset(seed=5)

@@ -90,6 +90,7 @@ class BlackjackVectorEnv(gym.vector.VectorEnv[IntArray, IntArray, Array]):
         self._terminated = np.zeros(num_envs, dtype=np.bool_)
         self._truncated = np.zeros(num_envs, dtype=np.bool_)
         self.seed_used: int | str | None = None
+        self._started = False
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
@@ -101,9 +102,12 @@ class BlackjackVectorEnv(gym.vector.VectorEnv[IntArray, IntArray, Array]):
         shoes, rngs, T, H, C, V, masks = self._state
         bb.seed_tables(seed_words(self.seed_used), 0, rngs)
         bb.reset_tables(self._rp, self._links, shoes, rngs, T, H, C, V, masks, self._obs)
+        self._started = True
         return self._obs.copy(), {"action_mask": self.action_masks()}
 
     def step(self, actions: IntArray) -> tuple[IntArray, Array, Array, Array, dict[str, Any]]:
+        if not self._started:  # the tables have no shoe yet (and their generators no seed)
+            raise gym.error.ResetNeeded("reset the environment first: the tables have no shoe yet")
         chosen = np.asarray(actions, dtype=np.int64).reshape(-1)
         if chosen.shape[0] != self.num_envs:
             raise ValueError(f"actions: one for each of the {self.num_envs} tables, got {chosen.shape[0]}")
