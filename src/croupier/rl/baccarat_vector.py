@@ -26,36 +26,27 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Any
 
-import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode
 
 from croupier.baccarat.moves import PlaceBet
 from croupier.baccarat.presets import baccarat_rules
 from croupier.baccarat.rules import SPOTS, Rules, Spot
 from croupier.baccarat.state import BaccaratTable, Phase, shuffled_shoes
-from croupier.cards import RANKS, SUITS, Card
+from croupier.cards import RANKS
 from croupier.errors import RulesError
 from croupier.rl.baccarat import OBS_FIELDS, bet_choices
-from croupier.rl.session import fresh_seed
+from croupier.rl.batch import BoolArray, IntArray, TableBatch
 from croupier.rng import seeded
 from croupier.sim import baccarat_batch as vk
 from croupier.sim import baccarat_kernels as bk
-from croupier.sim.baccarat import rule_parameters, seed_words, tableau_arrays
-
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
-Array = npt.NDArray[Any]
+from croupier.sim.baccarat import rule_parameters, tableau_arrays
 
 
-class BaccaratVectorEnv(gym.vector.VectorEnv[IntArray, IntArray, Array]):
+class BaccaratVectorEnv(TableBatch):
     """``num_envs`` baccarat tables under ``preset`` and ``rules_overrides``; see the module docstring."""
-
-    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012 (gymnasium's name)
 
     def __init__(
         self,
@@ -68,10 +59,7 @@ class BaccaratVectorEnv(gym.vector.VectorEnv[IntArray, IntArray, Array]):
         illegal_penalty: float = 1.0,
         max_steps: int | None = 1000,
     ) -> None:
-        if num_envs < 1:
-            raise ValueError(f"num_envs is a positive number of tables, got {num_envs!r}")
-        if max_steps is not None and max_steps < 1:
-            raise ValueError(f"max_steps is a positive number of steps or None, got {max_steps!r}")
+        super().__init__(num_envs, illegal_penalty, max_steps)
         self.rules: Rules = baccarat_rules(preset, rules_overrides)
         if self.rules.tie_bets == "increase_only":
             raise RulesError(
@@ -79,9 +67,6 @@ class BaccaratVectorEnv(gym.vector.VectorEnv[IntArray, IntArray, Array]):
                 "the batch environment takes rule sets whose mask is fixed: use BaccaratEnv for this one"
             )
         self.spots, self.bet_sizes = _choices(self.rules, spots, bet_sizes)
-        self.num_envs = num_envs
-        self.illegal_penalty = float(illegal_penalty)
-        self.max_steps = max_steps
         rp = rule_parameters(self.rules, "shoe")
         rp[bk.R_DEMO] = 0  # as the single environment: no demonstration coups (Art. 2.2 allows, never requires)
         self._rp = rp
@@ -103,12 +88,7 @@ class BaccaratVectorEnv(gym.vector.VectorEnv[IntArray, IntArray, Array]):
         self.observation_space = spaces.Box(0, np.tile(high, (num_envs, 1)), (num_envs, len(OBS_FIELDS)), np.int64)
         self._state = vk.state_arrays(self.rules.decks, num_envs)
         self._obs = np.zeros((num_envs, vk.OBS_SIZE), dtype=np.int64)
-        self._gain = np.zeros(num_envs, dtype=np.int64)
         self._outcome = np.zeros(num_envs, dtype=np.int64)
-        self._terminated = np.zeros(num_envs, dtype=np.bool_)
-        self._truncated = np.zeros(num_envs, dtype=np.bool_)
-        self.seed_used: int | str | None = None
-        self._started = False
 
     # ---------------------------------------------------------------------------------------------
     def bet(self, action: int) -> tuple[Spot, Decimal]:
@@ -116,37 +96,26 @@ class BaccaratVectorEnv(gym.vector.VectorEnv[IntArray, IntArray, Array]):
         count = len(self.bet_sizes)
         return self.spots[(action - 1) // count], self.bet_sizes[(action - 1) % count]
 
-    def reset(
-        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[IntArray, dict[str, Any]]:
-        """A new shoe at every table; ``seed`` (an int) makes the run's shoes reproducible."""
-        if isinstance(seed, list):
-            raise ValueError("seed: one int seeds every table (table j is stream j of it), not a list")
-        self.seed_used = seed if seed is not None else fresh_seed()
+    def _seed_and_deal(self, seed: npt.NDArray[np.uint64]) -> IntArray:
         shoes, rngs, T, K, V = self._state
-        vk.seed_tables(seed_words(self.seed_used), 0, rngs)
+        vk.seed_tables(seed, 0, rngs)
         vk.reset_tables(self._rp, shoes, rngs, T, K, V, self._obs)
-        self._started = True
-        return self._obs.copy(), {"action_mask": self.action_masks()}
+        return self._obs
 
-    def step(self, actions: IntArray) -> tuple[IntArray, Array, Array, Array, dict[str, Any]]:
-        if not self._started:  # the tables have no shoe yet (and their generators no seed)
-            raise gym.error.ResetNeeded("reset the environment first: the tables have no shoe yet")
-        chosen = np.asarray(actions, dtype=np.int64).reshape(-1)
-        if chosen.shape[0] != self.num_envs:
-            raise ValueError(f"actions: one for each of the {self.num_envs} tables, got {chosen.shape[0]}")
+    def _run(self, actions: IntArray) -> tuple[IntArray, BoolArray]:
         shoes, rngs, T, K, V = self._state
         nat, pdraw, bstood, bthird = self._tableau
         vk.step_tables(
-            self._rp, nat, pdraw, bstood, bthird, shoes, rngs, T, K, V, chosen, self._spot_of, self._size_of,
+            self._rp, nat, pdraw, bstood, bthird, shoes, rngs, T, K, V, actions, self._spot_of, self._size_of,
             self._legal, self.max_steps or 0, self._gain, self._outcome, self._terminated, self._truncated, self._obs,
         )  # fmt: skip
         if np.any(self._outcome == vk.O_SHORT):
             raise RulesError("a shoe ran out of cards before its cut card: the rules' cut card forbids it")
-        refused = self._outcome == vk.O_REFUSED
-        rewards = self._gain / self.unit - self.illegal_penalty * refused
-        infos = {"action_mask": self.action_masks(), "net_minor": self._gain.copy(), "refused": refused}
-        return self._obs.copy(), rewards, self._terminated.copy(), self._truncated.copy(), infos
+        return self._obs, self._outcome == vk.O_REFUSED
+
+    def _shoe_rows(self) -> tuple[npt.NDArray[np.int8], IntArray, int, int]:
+        shoes, _, T, _, _ = self._state
+        return shoes, T, bk.T_POS, bk.T_CUT
 
     def action_masks(self) -> BoolArray:
         """Each table's legal actions now (``num_envs`` rows); a table about to start its new shoe offers
@@ -154,15 +123,6 @@ class BaccaratVectorEnv(gym.vector.VectorEnv[IntArray, IntArray, Array]):
         masks = np.tile(self._legal.astype(np.bool_), (self.num_envs, 1))
         masks[self._state[4][:, vk.V_RESET] == 1] = True
         return masks
-
-    def shoe_cards(self, table: int) -> tuple[list[Card], int, int | None]:
-        """Table ``table``'s shoe: every card, those drawn so far first and in the order drawn (the rest in
-        no particular order: each is drawn uniformly among them when its turn comes), how many were drawn,
-        and the cut card's position (cards above it; ``None`` for none)."""
-        shoes, _, T, _, _ = self._state
-        cards = [Card(RANKS[int(code) % 13], SUITS[int(code) // 13]) for code in shoes[table]]
-        cut = int(T[table, bk.T_CUT])
-        return cards, int(T[table, bk.T_POS]), (cut if cut >= 0 else None)
 
 
 def _choices(

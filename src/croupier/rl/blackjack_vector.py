@@ -28,33 +28,22 @@ What differs from the single environment, by design:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode
 
 from croupier.blackjack.presets import blackjack_rules
 from croupier.blackjack.rules import Rules
-from croupier.cards import RANKS, SUITS, Card
 from croupier.errors import RulesError
+from croupier.rl.batch import BoolArray, IntArray, TableBatch
 from croupier.rl.encoding import OBS_SIZE, default_bet, observation_high
-from croupier.rl.session import fresh_seed
 from croupier.sim import blackjack_batch as bb
 from croupier.sim import kernels as k
-from croupier.sim.blackjack import seed_words
-
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
-Array = npt.NDArray[Any]
 
 
-class BlackjackVectorEnv(gym.vector.VectorEnv[IntArray, IntArray, Array]):
+class BlackjackVectorEnv(TableBatch):
     """``num_envs`` one-box blackjack tables under ``preset`` and ``rules_overrides``; see the module docstring."""
-
-    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012 (gymnasium's name)
 
     def __init__(
         self,
@@ -65,16 +54,10 @@ class BlackjackVectorEnv(gym.vector.VectorEnv[IntArray, IntArray, Array]):
         illegal_penalty: float = 1.0,
         max_steps: int | None = 100,
     ) -> None:
-        if num_envs < 1:
-            raise ValueError(f"num_envs is a positive number of tables, got {num_envs!r}")
-        if max_steps is not None and max_steps < 1:
-            raise ValueError(f"max_steps is a positive number of steps or None, got {max_steps!r}")
+        super().__init__(num_envs, illegal_penalty, max_steps)
         self.rules: Rules = blackjack_rules(preset, rules_overrides)
         self.overrides: dict[str, object] = dict(rules_overrides or {})
         refuse_unplayable(self.rules)
-        self.num_envs = num_envs
-        self.illegal_penalty = float(illegal_penalty)
-        self.max_steps = max_steps
         self._rp = bb.batch_parameters(self.rules)
         self.unit = int(self._rp[k.R_UNIT])
         self._links = np.full((1, 10), -1, dtype=np.int64)
@@ -85,41 +68,25 @@ class BlackjackVectorEnv(gym.vector.VectorEnv[IntArray, IntArray, Array]):
         self.observation_space = spaces.Box(0, np.tile(high, (num_envs, 1)), (num_envs, OBS_SIZE), np.int64)
         self._state = bb.state_arrays(self.rules.decks, num_envs)
         self._obs = np.zeros((num_envs, bb.OBS_SIZE), dtype=np.int64)
-        self._gain = np.zeros(num_envs, dtype=np.int64)
         self._refused = np.zeros(num_envs, dtype=np.bool_)
-        self._terminated = np.zeros(num_envs, dtype=np.bool_)
-        self._truncated = np.zeros(num_envs, dtype=np.bool_)
-        self.seed_used: int | str | None = None
-        self._started = False
 
-    def reset(
-        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[IntArray, dict[str, Any]]:
-        """A new shoe and round at every table; ``seed`` (an int) makes the run's shoes reproducible."""
-        if isinstance(seed, list):
-            raise ValueError("seed: one int seeds every table (table j is stream j of it), not a list")
-        self.seed_used = seed if seed is not None else fresh_seed()
+    def _seed_and_deal(self, seed: npt.NDArray[np.uint64]) -> IntArray:
         shoes, rngs, T, H, C, V, masks = self._state
-        bb.seed_tables(seed_words(self.seed_used), 0, rngs)
+        bb.seed_tables(seed, 0, rngs)
         bb.reset_tables(self._rp, self._links, shoes, rngs, T, H, C, V, masks, self._obs)
-        self._started = True
-        return self._obs.copy(), {"action_mask": self.action_masks()}
+        return self._obs
 
-    def step(self, actions: IntArray) -> tuple[IntArray, Array, Array, Array, dict[str, Any]]:
-        if not self._started:  # the tables have no shoe yet (and their generators no seed)
-            raise gym.error.ResetNeeded("reset the environment first: the tables have no shoe yet")
-        chosen = np.asarray(actions, dtype=np.int64).reshape(-1)
-        if chosen.shape[0] != self.num_envs:
-            raise ValueError(f"actions: one for each of the {self.num_envs} tables, got {chosen.shape[0]}")
+    def _run(self, actions: IntArray) -> tuple[IntArray, BoolArray]:
         shoes, rngs, T, H, C, V, masks = self._state
         bb.step_tables(
-            self._rp, self._links, shoes, rngs, T, H, C, V, masks, chosen, self.max_steps or 0, self._gain,
+            self._rp, self._links, shoes, rngs, T, H, C, V, masks, actions, self.max_steps or 0, self._gain,
             self._refused, self._terminated, self._truncated, self._obs,
         )  # fmt: skip
-        refused = self._refused.copy()
-        rewards = self._gain / self.unit - self.illegal_penalty * refused
-        infos = {"action_mask": self.action_masks(), "net_minor": self._gain.copy(), "refused": refused}
-        return self._obs.copy(), rewards, self._terminated.copy(), self._truncated.copy(), infos
+        return self._obs, self._refused.copy()
+
+    def _shoe_rows(self) -> tuple[npt.NDArray[np.int8], IntArray, int, int]:
+        shoes, _, T, *_ = self._state
+        return shoes, T, k.T_POS, k.T_CUT
 
     def action_masks(self) -> BoolArray:
         """Each table's legal actions now (``num_envs`` rows); a table about to deal its next round offers
@@ -130,15 +97,6 @@ class BlackjackVectorEnv(gym.vector.VectorEnv[IntArray, IntArray, Array]):
     def shoe_numbers(self) -> IntArray:
         """How many shoes each table has started since :meth:`reset` (1 for the first)."""
         return self._state[5][:, bb.V_SHOE].copy()
-
-    def shoe_cards(self, table: int) -> tuple[list[Card], int, int | None]:
-        """Table ``table``'s shoe: every card, those drawn so far first and in the order drawn (the rest in
-        no particular order: each is drawn uniformly among them when its turn comes), how many were drawn,
-        and the cut card's position (cards above it; ``None`` for none)."""
-        shoes, _, T, *_ = self._state
-        cards = [Card(RANKS[int(code) % 13], SUITS[int(code) // 13]) for code in shoes[table]]
-        cut = int(T[table, k.T_CUT])
-        return cards, int(T[table, k.T_POS]), (cut if cut >= 0 else None)
 
 
 def refuse_unplayable(rules: Rules) -> None:
