@@ -12,6 +12,7 @@ event loop after the timer.
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from types import SimpleNamespace
 
 import pytest
@@ -25,7 +26,7 @@ async def cancelled_after(steps: int) -> bool:
     event-loop turns later; True when the task then ends."""
     clock = ManualClock()
     actor = SimpleNamespace(
-        queue=asyncio.Queue(), idle=asyncio.Event(), clock=clock, timers_fired=0, timer_late_max=0.0
+        queue=asyncio.Queue(), backlog=deque(), idle=asyncio.Event(), clock=clock, timers_fired=0, timer_late_max=0.0
     )
 
     async def serve() -> None:

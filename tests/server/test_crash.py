@@ -38,7 +38,9 @@ def test_sigkill_at_random_moments_loses_and_doubles_nothing(tmp_path: Path) -> 
         round_id = db.execute("SELECT MAX(round_id) FROM settlements").fetchone()[0]
     damages = {
         "DELETE FROM bets WHERE id = (SELECT MIN(id) FROM bets WHERE kind = 'bet')": "bets rows and stored bet",
-        "UPDATE wallets SET balance = balance + 100 WHERE kind = 'house'": "wallet balances sum to 100",
+        "UPDATE wallets SET balance = balance + 100 WHERE id = (SELECT MIN(id) FROM wallets WHERE kind = 'house')": (
+            "wallet balances sum to 100"
+        ),
         "DELETE FROM idempotency WHERE id = (SELECT MAX(id) FROM idempotency)": "is not in the idempotency table",
         "DELETE FROM ledger_entries WHERE id = (SELECT MAX(id) FROM ledger_entries)": "entries sum to",
     }

@@ -45,11 +45,18 @@ class Outcome:
 
 @dataclass
 class Table:
-    """What of a table actor a settlement reads."""
+    """What of a table actor a settlement reads. Every one here has the same wallets (the system's of no
+    table) for its own: the settlements share their money in play and house, the hardest case for the
+    lock order (a real table's are its own)."""
 
     clock: ManualClock
     accounts: dict[str, int]
+    wallets: ledger.TableWallets
     balance_before: dict[int, int] = field(default_factory=dict)
+    player_wallets: dict[int, int] = field(default_factory=dict)
+
+    def own_wallets(self) -> ledger.TableWallets:
+        return self.wallets
 
 
 @pytest.fixture
@@ -86,6 +93,7 @@ async def _settle_concurrently(url: str) -> tuple[list[str], int, tuple[int, int
             work: list[tuple[int, Table, Outcome]] = []
             async with service.session() as session, session.begin():
                 in_play = await ledger.system_wallet(session, "in_play")
+                shared = ledger.TableWallets(in_play, await ledger.system_wallet(session, "house"))
                 for number in range(ROUNDS):
                     record = RoundRecord(
                         table_id=1, shoe_id=shoe_id, number=number + 1, status="playing", started_at=clock.now(), log=[]
@@ -110,7 +118,7 @@ async def _settle_concurrently(url: str) -> tuple[list[str], int, tuple[int, int
                         )
                     # a win, a loss or a push (a push moves no house money) for each
                     outcome = Outcome({n: Decimal(draw.choice((-10, 0, 10, 15))) for n in players})
-                    work.append((record.id, Table(clock, {n: ids[n] for n in players}), outcome))
+                    work.append((record.id, Table(clock, {n: ids[n] for n in players}, shared), outcome))
 
             async def settle(round_id: int, table: Table, outcome: Outcome) -> None:
                 try:

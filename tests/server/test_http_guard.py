@@ -134,6 +134,21 @@ def test_a_refused_websocket_gets_its_close_code(served: ServerProcess) -> None:
     assert code == 4404
 
 
+def test_a_table_socket_is_not_compressed(served: ServerProcess) -> None:
+    """A table's event is made once for all its viewers (hub.py); a socket with per-message compression
+    would deflate it again for each of them. The server declines the extension a client offers."""
+    from websockets.asyncio.client import connect
+
+    async def extensions() -> tuple[list[object], str | None]:
+        async with connect(served.base.replace("http", "ws") + "/ws/tables/1", open_timeout=10) as socket_:
+            assert json.loads(await asyncio.wait_for(socket_.recv(), 10))["type"] == "snapshot"
+            assert socket_.response is not None
+            return list(socket_.protocol.extensions), socket_.response.headers.get("Sec-WebSocket-Extensions")
+
+    found, header = asyncio.run(extensions())  # the client offers permessage-deflate, websockets' default
+    assert found == [] and header is None
+
+
 def test_the_served_pages_need_nothing_inline() -> None:
     """The Content-Security-Policy allows no inline script or style: the pages have none."""
     web = Path(__file__).resolve().parents[2] / "src" / "croupier" / "server" / "web"

@@ -11,13 +11,14 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from croupier.errors import MoneyError, RulesError
 from croupier.money import Ratio, parse_amount
 from croupier.numbers import read_int
 from croupier.ruleset import integer
-from croupier.server.actor import TableActor, _decimal
+from croupier.server.actor import TableActor
+from croupier.server.betting import positive_amount
 from croupier.server.commands import Refused
 from croupier.server.game_round import ActionError, amount_or_none
 from croupier.server.models import Wallet
@@ -32,7 +33,7 @@ million digits (the event loop stalls for seconds), Arabic-Indic and full-width 
 def in_play(server: Server) -> int:
     async def read() -> int:
         async with server.service.reader() as session:
-            value = await session.scalar(select(Wallet.balance).where(Wallet.kind == "in_play"))
+            value = await session.scalar(select(func.sum(Wallet.balance)).where(Wallet.kind == "in_play"))
             return int(value or 0)
 
     return int(server.client.portal.call(read))
@@ -111,7 +112,7 @@ def test_a_key_taken_meanwhile_for_another_request_is_a_refusal_not_a_fault(
     ana = server.login("ana")
     key = uuid.uuid4().hex
     assert server.bet(ana, BACCARAT, "player", "10", key=key).status_code == 200
-    real = TableActor._stored_answer
+    real = TableActor.stored_answer
     calls = {"n": 0}
 
     async def blind_once(self: TableActor, command: Any) -> Any:
@@ -120,11 +121,11 @@ def test_a_key_taken_meanwhile_for_another_request_is_a_refusal_not_a_fault(
             return None
         return await real(self, command)
 
-    monkeypatch.setattr(TableActor, "_stored_answer", blind_once)
+    monkeypatch.setattr(TableActor, "stored_answer", blind_once)
     with ThreadPoolExecutor(max_workers=1) as pool:  # before the fix, the request never answered
         answer = pool.submit(server.bet, ana, BACCARAT, "banker", "20", key).result(timeout=30)
     assert answer.status_code == 422 and answer.json()["code"] == "idempotency.key_reused", answer.text
-    monkeypatch.setattr(TableActor, "_stored_answer", real)
+    monkeypatch.setattr(TableActor, "stored_answer", real)
     assert server.balance(ana) == "990.00" and calls["n"] == 2
     server.advance(10)
     server.play_out(BACCARAT, {"ana": ana})
@@ -173,11 +174,11 @@ def test_the_readers_refuse_what_python_reads_generously() -> None:
         with pytest.raises(MoneyError):
             parse_amount(text)
         with pytest.raises(Refused):
-            _decimal(text, "bet")
+            positive_amount(text, "bet")
         with pytest.raises(ActionError):
             amount_or_none(text, "double")
     assert parse_amount("12.50") == Decimal("12.50") and parse_amount(" 1e3 ") == Decimal(1000)
-    assert _decimal("25", "bet") == Decimal(25) and amount_or_none("5", "insurance") == Decimal(5)
+    assert positive_amount("25", "bet") == Decimal(25) and amount_or_none("5", "insurance") == Decimal(5)
     for text in ("١٠", "٦", "²", "1" * 19, "1.0", ""):
         with pytest.raises(ValueError):
             read_int(text)

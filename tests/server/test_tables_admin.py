@@ -290,3 +290,71 @@ def test_online_2_5_1_a_table_may_round_insurance_up_to_its_chip(
     taken = server.act(ana, table_id, {"type": "insurance", "box": 1, "amount": "3"})
     assert taken.status_code == 200, taken.text
     server.play_out(table_id, {"ana": ana})
+
+
+def test_the_migration_moves_the_money_in_play_to_each_tables_own_wallet(tmp_path: Any) -> None:
+    """Revision 0008: a table's unfinished round's bets, on the one ``in_play`` wallet of before, move to the
+    table's own by a balanced transaction; the ledger's sums hold, and the way back folds them home again."""
+    import asyncio
+
+    import sqlalchemy as sa
+    from alembic import command
+
+    from croupier.server.db import _alembic_config, make_engine
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+
+    def migrate(connection: Any, target: str, down: bool = False) -> None:
+        config = _alembic_config(url)
+        config.attributes["connection"] = connection
+        (command.downgrade if down else command.upgrade)(config, target)
+
+    async def run() -> Any:
+        engine = make_engine(url)
+        async with engine.begin() as connection:
+            await connection.run_sync(migrate, "0007_idempotency_scope")
+            for statement in (
+                "INSERT INTO accounts (id, name, password_hash, role, created_at, name_key) "
+                "VALUES (1, 'ana', 'x', 'player', '2026-01-01 00:00:00', 'ana')",
+                "INSERT INTO wallets (id, kind, account_id, balance) VALUES (1, 'player', 1, 900), "
+                "(2, 'in_play', NULL, 100), (3, 'cashier', NULL, -1000)",
+                "INSERT INTO game_tables (id, name, game, preset, overrides, min_bet, max_bet, chip, "
+                "betting_seconds, decision_seconds, mode) VALUES (7, 't', 'blackjack', 'live-online', '{}', "
+                "500, 50000, 100, 15, 20, 'rng')",
+                "INSERT INTO shoes (id, table_id, mode, client_seed, nonce, started_at) "
+                "VALUES (1, 7, 'fair', 'table-7', 1, '2026-01-01 00:00:00')",
+                "INSERT INTO rounds (id, table_id, shoe_id, number, status, started_at, log) "
+                "VALUES (1, 7, 1, 1, 'playing', '2026-01-01 00:00:00', '[]')",
+                "INSERT INTO ledger_transactions (id, kind, created_at, memo) VALUES "
+                "(1, 'deposit', '2026-01-01 00:00:00', ''), (2, 'bet', '2026-01-01 00:00:00', '')",
+                "INSERT INTO ledger_entries (transaction_id, wallet_id, amount) VALUES (1, 1, 1000), (1, 3, -1000), "
+                "(2, 1, -100), (2, 2, 100)",
+                "INSERT INTO bets (round_id, account_id, kind, spot, amount, balance_after, transaction_id, "
+                "created_at) VALUES (1, 1, 'bet', '1', 100, 900, 2, '2026-01-01 00:00:00')",
+            ):
+                await connection.execute(sa.text(statement))
+        async with engine.begin() as connection:
+            await connection.run_sync(migrate, "head")
+            wallets = (
+                await connection.execute(sa.text("SELECT kind, table_id, balance FROM wallets ORDER BY id"))
+            ).all()
+            moved = (
+                await connection.execute(
+                    sa.text("SELECT SUM(e.amount) FROM ledger_entries e JOIN wallets w ON w.id = e.wallet_id")
+                )
+            ).scalar_one()
+        async with engine.begin() as connection:
+            await connection.run_sync(migrate, "0007_idempotency_scope", True)
+            back = (await connection.execute(sa.text("SELECT kind, balance FROM wallets ORDER BY id"))).all()
+        await engine.dispose()
+        return wallets, moved, back
+
+    wallets, moved, back = asyncio.run(run())
+    assert [tuple(w) for w in wallets] == [
+        ("player", None, 900),
+        ("in_play", None, 0),
+        ("cashier", None, -1000),
+        ("in_play", 7, 100),
+    ]
+    assert moved == 0
+    assert [tuple(w) for w in back] == [("player", 900), ("in_play", 100), ("cashier", -1000)]

@@ -28,9 +28,19 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from croupier.errors import CroupierError, MoneyError
-from croupier.money import format_amount, parse_amount
-from croupier.server import drivers, faults, idempotency, ledger, liveshoe, seating, settlement, shoes, stakes
+from croupier.errors import CroupierError
+from croupier.server import (
+    betting,
+    drivers,
+    faults,
+    idempotency,
+    ledger,
+    liveshoe,
+    seating,
+    settlement,
+    shoes,
+    stakes,
+)
 from croupier.server.clock import Clock, Sleeper
 from croupier.server.commands import Command, Refused
 from croupier.server.fair import new_seed
@@ -59,9 +69,6 @@ read by the sockets, never sent to a viewer."""
 HANDED_OFF = "handed_off"
 """The phase of an actor that stopped between rounds so that another process may run its table (its process
 held more than its share of the tables: ``Service``)."""
-
-MAX_AMOUNT_DIGITS = 15
-"""An amount with more integer digits than this is refused at once (a wallet holds at most 10^13)."""
 
 
 class TableActor:
@@ -102,6 +109,7 @@ class TableActor:
         self.hub = hub
         self.clock = clock
         self.queue: asyncio.Queue[Command] = asyncio.Queue()
+        self.backlog: deque[Command] = deque()  # taken from the queue to see what waits, in its order
         self.task: asyncio.Task[None] | None = None
         self.phase = "starting"
         self.deadline: float | None = None
@@ -120,6 +128,8 @@ class TableActor:
             self.stopped_reason = f"its rules cannot be set up: {error}"
             self.phase = "stopped"
             self.idle.set()
+        self.wallets: ledger.TableWallets | None = None  # the table's own (settlement.recover finds them)
+        self.player_wallets: dict[int, int] = {}  # account id -> its wallet's id (stakes.player_wallet)
         self.seq = 0
         self.ops_seen = 0
         self.log: list[dict[str, Any]] = []
@@ -142,7 +152,7 @@ class TableActor:
         self.timer_late_max = 0.0  # seconds, by the table's clock: how late its latest-firing timer fired
         shared = {**seating.COMMANDS, **liveshoe.COMMANDS}
         self._handlers: dict[str, Callable[[Command], Awaitable[dict[str, Any]]]] = {
-            "close": self._close, "bet": self._bet, "act": self._act, "card": self._card, "void": self._void,
+            "close": self._close, "act": self._act, "card": self._card, "void": self._void,
             "misdeal": self._misdeal, **{kind: functools.partial(handle, self) for kind, handle in shared.items()},
         }  # fmt: skip
         """Each command's procedure, by the command's kind (commands.Command)."""
@@ -161,8 +171,7 @@ class TableActor:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
-        while not self.queue.empty():
-            command = self.queue.get_nowait()
+        for command in self.waiting():
             if not command.future.done():
                 command.future.set_exception(Refused("the table is closing", 503))
 
@@ -259,6 +268,12 @@ class TableActor:
     async def recover(self) -> None:
         """Void what a stopped process left unfinished and return its bets; end its shoes (settlement.py)."""
         await settlement.recover(self)
+
+    def own_wallets(self) -> ledger.TableWallets:
+        """The table's own ``in_play`` and ``house`` wallets (found when the actor starts, by :meth:`recover`)."""
+        if self.wallets is None:
+            raise RuntimeError(f"table {self.name}: its wallets are not known before its recovery")
+        return self.wallets
 
     async def refund(self, session: AsyncSession, record: RoundRecord, reason: str) -> dict[int, int]:
         """Void ``record`` and return every bet of it, in ``session`` (settlement.py); the balances after."""
@@ -376,10 +391,32 @@ class TableActor:
             command = await self._next_command(self.deadline if timed else None)
             if command is None:
                 return True
-            await self._handle(command)
+            if command.kind == "bet":  # with the bets that waited behind it: one transaction (betting.py)
+                await betting.handle(self, [command, *self._waiting_bets()])
+            else:
+                await self._handle(command)
         return False
 
+    def _waiting_bets(self) -> list[Command]:
+        """The bets at the head of the queue now (at most ``betting.GROUP_MOST`` in all with the one taken)."""
+        while not self.queue.empty():
+            self.backlog.append(self.queue.get_nowait())
+        bets: list[Command] = []
+        while self.backlog and self.backlog[0].kind == "bet" and len(bets) < betting.GROUP_MOST - 1:
+            bets.append(self.backlog.popleft())
+        return bets
+
+    def waiting(self) -> list[Command]:
+        """Every command waiting for the actor, taken from its queue (to be refused: the table stops)."""
+        while not self.queue.empty():
+            self.backlog.append(self.queue.get_nowait())
+        commands = list(self.backlog)
+        self.backlog.clear()
+        return commands
+
     async def _next_command(self, deadline: float | None) -> Command | None:
+        if self.backlog:
+            return self.backlog.popleft()
         if not self.queue.empty():
             return self.queue.get_nowait()
         self.idle.set()
@@ -404,52 +441,48 @@ class TableActor:
 
     async def _handle(self, command: Command) -> None:
         try:
-            if command.kind == "bet" and self.closing:
-                raise Refused(f"table {self.name} is closing: it takes no new bets")
             handler = self._handlers.get(command.kind)
             if handler is None:
                 raise Refused(f"unknown command {command.kind!r}", 400)
             answer = await handler(command)
-        except Refused as refused:
-            if not command.future.done():
-                command.future.set_exception(refused)
+        except Exception as error:
+            if await self.fail(command, error):
+                raise
             return
-        except CroupierError as error:
-            if not command.future.done():
-                command.future.set_exception(Refused(str(error), 409))
-            return
-        except SQLAlchemyError as error:
-            # nothing of the request was kept (its transaction rolled back, the engine was not touched);
-            # the same key raced in by another process (its table's scope) lands here: its first answer stands
-            try:
-                answer_or_none = await self._stored_answer(command) if isinstance(error, IntegrityError) else None
-            except Refused as refused:  # the key was kept, at that moment, for a different request
-                if not command.future.done():
-                    command.future.set_exception(refused)
-                return
-            except SQLAlchemyError:  # the database is away: the request is refused below, the table deals on
-                answer_or_none = None
-            if not command.future.done():
-                if answer_or_none is not None:
-                    command.future.set_result(answer_or_none)
-                else:
-                    log.warning("table %s: a request could not be stored", self.name, exc_info=True)
-                    command.future.set_exception(Refused("the request could not be stored; nothing was changed", 503))
-            return
-        except LeaseLost:  # nothing of the request was kept; the process that runs the table now answers it
-            if not command.future.done():
-                command.future.set_exception(
-                    Refused(f"table {self.name} moved to another process; nothing was changed: try again", 503)
-                )
-            raise
-        except Exception:  # a fault, not a refusal: the round is void and every bet returned (faults.contain)
-            if not command.future.done():
-                command.future.set_exception(
-                    Refused("internal error: the round in play is void and every bet of it is returned", 500)
-                )
-            raise
         if not command.future.done():
             command.future.set_result(answer)
+
+    async def fail(self, command: Command, error: Exception) -> bool:
+        """Answer ``command`` with what ``error`` means for it; True when the error is a fault the actor ends
+        the round on (or, the lease lost, stops on), which the caller raises again."""
+        refusal: Refused
+        if isinstance(error, Refused):
+            refusal = error
+        elif isinstance(error, CroupierError):
+            refusal = Refused(str(error), 409)
+        elif isinstance(error, SQLAlchemyError):
+            # nothing of the request was kept (its transaction rolled back, the engine was not touched);
+            # the same key raced in by another process (its table's scope) lands here: its first answer stands
+            refusal = Refused("the request could not be stored; nothing was changed", 503)
+            try:
+                stored = await self.stored_answer(command) if isinstance(error, IntegrityError) else None
+            except Refused as reused:  # the key was kept, at that moment, for a different request
+                stored, refusal = None, reused
+            except SQLAlchemyError:  # the database is away: the request is refused, the table deals on
+                stored = None
+            if stored is not None:
+                if not command.future.done():
+                    command.future.set_result(stored)
+                return False
+            if refusal.status == 503:
+                log.warning("table %s: a request could not be stored", self.name, exc_info=error)
+        elif isinstance(error, LeaseLost):  # nothing of the request was kept; the table's new process answers it
+            refusal = Refused(f"table {self.name} moved to another process; nothing was changed: try again", 503)
+        else:  # a fault, not a refusal: the round is void and every bet returned (faults.contain)
+            refusal = Refused("internal error: the round in play is void and every bet of it is returned", 500)
+        if not command.future.done():
+            command.future.set_exception(refusal)
+        return not isinstance(error, Refused | CroupierError | SQLAlchemyError)
 
     # --------------------------------------------------------------------------------------------
     # idempotency (croupier.server.idempotency)
@@ -466,7 +499,7 @@ class TableActor:
         if keyed is not None:
             keyed.remember(session, answer, self.clock.now())
 
-    async def _stored_answer(self, command: Command) -> dict[str, Any] | None:
+    async def stored_answer(self, command: Command) -> dict[str, Any] | None:
         keyed = self.keyed(command)
         if keyed is None:
             return None
@@ -476,55 +509,8 @@ class TableActor:
     # --------------------------------------------------------------------------------------------
     # commands
 
-    async def _bet(self, command: Command) -> dict[str, Any]:
-        replayed = await self._stored_answer(command)
-        if replayed is not None:
-            return replayed
-        who = command.identity
-        if who.role != "player":
-            raise Refused("only players bet", 403)
-        if command.key is None:
-            raise Refused("a bet needs an Idempotency-Key header", 400)
-        if self.phase != "betting" or self.round is None:
-            raise Refused('"No more bets": betting is closed at this table (online §2.1.4)')
-        spot = str(command.payload.get("spot", command.payload.get("box", "")))
-        amount = _decimal(command.payload.get("amount"), "bet")
-        cents = ledger.to_minor(amount, "bet")
-        if cents % self.row.chip:
-            raise Refused(
-                f"bet: {format_amount(amount)} is not a whole number of the table's "
-                f"{ledger.money_text(self.row.chip)} chips",
-                422,
-            )
-        match = command.payload.get("match", True)
-        if not isinstance(match, bool):
-            raise Refused("bet: match is true or false (Art. 13: whether to match the decider's double or split)", 422)
-        seating.verify_spot(self, who, command.payload.get("seat"))
-        sits_at = seating.seat_for_bet(self, who, spot)
-        if sits_at is not None:  # a player who sits nowhere takes the empty box they bet on (Art. 2.3)
-            self.seats.sit(who.id, who.name, sits_at)
-            self.round.set_seated(self.seats.names())
-        try:
-            self.round.verify_bet(who.name, spot, amount)
-            answer = await stakes.take_bet(self, command, spot, cents)
-        except BaseException:
-            if sits_at is not None:
-                self.seats.leave(who.name, sits_at)
-                self.round.set_seated(self.seats.names())
-            raise
-        if sits_at is not None:
-            await self.publish({"type": "seated", "box": sits_at, "player": who.name})
-        if drivers.game_of(self.game).shared_boxes:
-            self.matching[(who.name, int(spot))] = match
-        self.accounts[who.name] = who.id
-        with faults.after_commit("bet"):
-            self.round.bet(who.name, spot, amount)
-        stakes.watch_edge(self, who.name, spot, amount)
-        await self.publish_engine_events()
-        return answer
-
     async def _act(self, command: Command) -> dict[str, Any]:
-        replayed = await self._stored_answer(command)
+        replayed = await self.stored_answer(command)
         if replayed is not None:
             return replayed
         who = command.identity
@@ -659,22 +645,6 @@ class TableActor:
             if viewer is not None:
                 document["your_actions"] = round_.legal_for(viewer)
         return document
-
-
-def _decimal(raw: object, what: str) -> Decimal:
-    if isinstance(raw, bool) or raw is None:
-        raise Refused(f"{what}: give the amount", 422)
-    try:  # strictly, before any arithmetic: ASCII digits, a bounded length and exponent (croupier.numbers)
-        if not isinstance(raw, int | str):
-            raise MoneyError(f"{what}: not decimal text")
-        value = parse_amount(raw, what=what)
-    except MoneyError:
-        raise Refused(f"{what}: {raw!r} is not an amount", 422) from None
-    if value <= 0:
-        raise Refused(f"{what}: {raw!r} is not a positive amount", 422)
-    if value.adjusted() > MAX_AMOUNT_DIGITS:  # far above any wallet: refused before any arithmetic on it
-        raise Refused(f"{what}: {raw!r} is more than a wallet holds", 422)
-    return value
 
 
 def _seconds(value: float) -> timedelta:

@@ -11,6 +11,7 @@ public would read the totals from it.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
@@ -80,6 +81,11 @@ class BaccaratRound:
 
     def set_seated(self, seated: dict[int, str]) -> None:
         self._seated = list(seated.values())
+
+    def trial(self) -> BaccaratRound:
+        """A copy of the round to try bets on (betting.py: a group's bets, each against those before it);
+        nothing done to it touches this round."""
+        return copy.deepcopy(self)
 
     def verify_bet(self, player: str, spot: str, amount: Decimal) -> None:
         self.table.verify(PlaceBet(player, spot, amount))

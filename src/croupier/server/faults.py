@@ -175,8 +175,7 @@ def voided_event(reason: str) -> dict[str, Any]:
 
 
 def refuse_waiting(actor: TableActor) -> None:
-    while not actor.queue.empty():
-        command = actor.queue.get_nowait()
+    for command in actor.waiting():
         if not command.future.done():
             command.future.set_exception(unavailable(actor))
 

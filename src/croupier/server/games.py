@@ -8,6 +8,7 @@ bettors only, and to everyone once the box has finished its play.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import replace
 from decimal import Decimal
@@ -94,6 +95,11 @@ class BlackjackRound:
         if not (spot.isascii() and spot.isdigit()):  # "²" and "①" are digits to str.isdigit, not to int()
             raise ActionError(f"bet: blackjack bets are on a box number, not {spot!r}")
         return int(spot)
+
+    def trial(self) -> BlackjackRound:
+        """A copy of the round to try bets on (betting.py: a group's bets, each against those before it);
+        nothing done to it touches this round."""
+        return copy.deepcopy(self)
 
     def verify_bet(self, player: str, spot: str, amount: Decimal) -> None:
         self.round.verify_bet(player, self._box(spot), amount)

@@ -242,7 +242,9 @@ def guarded_protocol(base: type[Any], header_seconds: float, max_header_bytes: i
 
 def uvicorn_options(header_seconds: float, max_header_bytes: int) -> dict[str, Any]:
     """The options ``croupier serve`` runs uvicorn with: the guarded protocol of the HTTP implementation
-    uvicorn would choose, a short keep-alive, and h11's own bound on an incomplete event."""
+    uvicorn would choose, a short keep-alive, h11's own bound on an incomplete event, and WebSockets
+    without per-message compression: a table's event is made once for all its viewers (hub.py), and a
+    compressed socket would deflate it again for each of them (the most CPU a table's watchers cost)."""
     base: type[Any]
     try:
         import httptools  # noqa: F401  (uvicorn's choice when it is installed)
@@ -257,4 +259,5 @@ def uvicorn_options(header_seconds: float, max_header_bytes: int) -> dict[str, A
         "http": guarded_protocol(base, header_seconds, max_header_bytes),
         "timeout_keep_alive": 5,
         "h11_max_incomplete_event_size": max_header_bytes,
+        "ws_per_message_deflate": False,
     }

@@ -9,7 +9,7 @@
 * A yes/no is a JSON ``true`` or ``false``, never ``"yes"``, ``1`` or ``"true"``.
 * Seconds are a JSON number (an integer or not), never text nor ``true``.
 
-The actor reads amounts with the same reader again (:func:`croupier.server.actor._decimal`), since a
+The actor reads amounts with the same reader again (:func:`croupier.server.betting.positive_amount`), since a
 command may reach it from another process.
 """
 

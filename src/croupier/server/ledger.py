@@ -1,23 +1,27 @@
 """The double-entry ledger: every movement of money is a transaction whose entries sum to zero.
 
-Wallets: one per player account (``player``, never below zero), and the system's ``house`` (the
-bank's result), ``in_play`` (money on the tables: bets taken and not yet settled) and ``cashier``
-(money from and to the outside world: deposits make it negative). The sum of all balances is zero at
-every moment, because every transaction is posted whole inside the caller's database transaction.
+Wallets: one per player account (``player``, never below zero); each table's own ``in_play`` (money on
+that table: bets taken and not yet settled) and ``house`` (the bank's result at that table); and the
+system's ``cashier`` (money from and to the outside world: deposits make it negative), ``house`` and
+``in_play`` of no table (what was moved before the tables had their own). The sum of all balances is
+zero at every moment, because every transaction is posted whole inside the caller's database
+transaction; the money in play is the sum of the ``in_play`` wallets, the house's result the sum of
+the ``house`` wallets.
 
 A balance changes by one conditional ``UPDATE … RETURNING``: a player's wallet is debited only if it
 stays at or above zero, atomically, so fifty concurrent bets for a whole balance leave exactly one
 taken, on SQLite and on PostgreSQL alike. Wallets are locked in one order (:data:`LOCK_ORDER`: the
 players', then the system's), and a transaction of several postings (a settlement, a refund, a
-decision's stakes) locks all its wallets at its start (:func:`lock_wallets`), so that two transactions
-never wait on each other in a circle. A single posting (a bet, a deposit) locks the system's wallet it
-moves (``in_play``, which every table's bets move) by its update, last: the shortest hold of the one row
-that all tables share.
+decision's stakes, a group of bets) locks all its wallets at its start (:func:`lock_wallets`), so that
+two transactions never wait on each other in a circle. A single posting (a deposit) locks the system's
+wallet it moves by its update, last. Since every table moves only its own system wallets, the
+transactions of two tables share no row but a player's who plays at both.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
@@ -32,6 +36,9 @@ MINOR_PER_UNIT = 100
 """Minor units (cents) per unit of currency: the ledger counts cents."""
 
 SYSTEM_WALLETS = ("house", "in_play", "cashier")
+"""The system's wallets of no table."""
+TABLE_WALLETS = ("in_play", "house")
+"""The system's wallets each table has of its own (:func:`table_wallets`)."""
 MAX_BALANCE = 10**15
 """The most cents a player's wallet holds (10^13 units of currency): far below what a 64-bit integer
 counts, so that no sum of wallets can overflow the database's arithmetic."""
@@ -70,7 +77,9 @@ def money_text(cents: int) -> str:
 
 
 async def ensure_system_wallets(session: AsyncSession) -> None:
-    existing = set((await session.scalars(select(Wallet.kind).where(Wallet.account_id.is_(None)))).all())
+    existing = set(
+        (await session.scalars(select(Wallet.kind).where(Wallet.account_id.is_(None), Wallet.table_id.is_(None)))).all()
+    )
     for kind in SYSTEM_WALLETS:
         if kind not in existing:
             session.add(Wallet(kind=kind, account_id=None, balance=0))
@@ -78,10 +87,35 @@ async def ensure_system_wallets(session: AsyncSession) -> None:
 
 
 async def system_wallet(session: AsyncSession, kind: str) -> int:
-    wallet_id = await session.scalar(select(Wallet.id).where(Wallet.kind == kind, Wallet.account_id.is_(None)))
+    wallet_id = await session.scalar(
+        select(Wallet.id).where(Wallet.kind == kind, Wallet.account_id.is_(None), Wallet.table_id.is_(None))
+    )
     if wallet_id is None:
         raise LedgerError(f"ledger: no {kind} wallet; the database was not set up")
     return wallet_id
+
+
+@dataclass(frozen=True)
+class TableWallets:
+    """A table's own system wallets' ids."""
+
+    in_play: int
+    house: int
+
+
+async def table_wallets(session: AsyncSession, table_id: int) -> TableWallets:
+    """The wallets of ``table_id`` (:data:`TABLE_WALLETS`), made the first time a table asks for them (by the
+    process that runs the table, under its lease; a unique index refuses a second of a kind)."""
+    rows = await session.execute(
+        select(Wallet.kind, Wallet.id).where(Wallet.table_id == table_id, Wallet.account_id.is_(None))
+    )
+    found: dict[str, int] = {kind: wallet_id for kind, wallet_id in rows.all()}
+    missing = [Wallet(kind=kind, table_id=table_id, balance=0) for kind in TABLE_WALLETS if kind not in found]
+    if missing:
+        session.add_all(missing)
+        await session.flush()
+        found.update({wallet.kind: wallet.id for wallet in missing})
+    return TableWallets(in_play=found["in_play"], house=found["house"])
 
 
 async def player_wallet(session: AsyncSession, account_id: int) -> int:
@@ -104,7 +138,7 @@ async def lock_wallets(session: AsyncSession, wallet_ids: Iterable[int]) -> None
     the house's and the money in play) locks the whole set first: every transaction then takes its
     wallets in one global order, so no two ever wait on each other in a circle (a deadlock)."""
     ids = sorted(set(wallet_ids))
-    if ids:
+    if ids and session.get_bind().dialect.name != "sqlite":
         await session.execute(select(Wallet.id).where(Wallet.id.in_(ids)).order_by(*LOCK_ORDER).with_for_update())
 
 
@@ -128,18 +162,21 @@ async def post(
     if sum(merged.values()) != 0:
         raise LedgerError(f"ledger: a {kind} transaction does not balance ({sum(merged.values())} cents)")
     moved = [wallet_id for wallet_id, amount in merged.items() if amount != 0]
-    # the players' wallets now; the system's (every table's money in play is one) only by their updates,
-    # last, so that the transactions of all tables wait on them as briefly as may be
-    players = set(
-        (
-            await session.scalars(
-                select(Wallet.id)
-                .where(Wallet.id.in_(moved), Wallet.kind == "player")
-                .order_by(Wallet.id)
-                .with_for_update()
-            )
-        ).all()
-    )
+    # the players' wallets now; the system's only by their updates, last, so that the transactions that
+    # share one (the cashier's) wait on it as briefly as may be. On SQLite the transaction holds the
+    # database's write lock from its BEGIN IMMEDIATE: no row lock to take, no order to keep.
+    players: set[int] = set()
+    if session.get_bind().dialect.name != "sqlite":
+        players = set(
+            (
+                await session.scalars(
+                    select(Wallet.id)
+                    .where(Wallet.id.in_(moved), Wallet.kind == "player")
+                    .order_by(Wallet.id)
+                    .with_for_update()
+                )
+            ).all()
+        )
     record = LedgerTransaction(kind=kind, round_id=round_id, created_at=now or SystemClock().now(), memo=memo)
     session.add(record)
     await session.flush()
@@ -173,6 +210,70 @@ async def post(
         session.add(Entry(transaction_id=record.id, wallet_id=wallet_id, amount=amount))
     await session.flush()
     return record, balances
+
+
+async def debit_player(session: AsyncSession, wallet_id: int, cents: int, *, who: str = "", memo: str = "") -> int:
+    """Take ``cents`` from a player's wallet by one conditional update (the balance stays at or above zero);
+    the balance after, or :class:`InsufficientFunds` naming ``who`` with nothing changed."""
+    if not 0 < cents <= MAX_BALANCE:
+        raise LedgerError(f"ledger: {money_text(abs(cents))} is not an amount a movement may carry")
+    row = (
+        await session.execute(
+            text(
+                "UPDATE wallets SET balance = balance - :cents WHERE id = :id AND kind = 'player' "
+                "AND balance >= :cents RETURNING balance"
+            ),
+            {"cents": cents, "id": wallet_id},
+        )
+    ).first()
+    if row is None:
+        current = await session.scalar(select(Wallet.balance).where(Wallet.id == wallet_id))
+        owner = f"{who}'s" if who else "the"
+        raise InsufficientFunds(
+            f"{owner} balance is {money_text(int(current or 0))}; {money_text(cents)} is needed ({memo or 'a debit'})"
+        )
+    return int(row[0])
+
+
+class Postings:
+    """Transactions of one kind posted together (a table's group of bets): each a player's debit onto a
+    system wallet. Each debit is made at once, in the caller's order, and one the balance cannot cover is
+    refused alone (:class:`InsufficientFunds`, nothing of it written); :meth:`write` then moves the system
+    wallets by their sums, one update each, and writes every transaction and its two entries in two
+    statements. All of it inside the caller's database transaction: committed whole, or not at all."""
+
+    def __init__(self, session: AsyncSession, kind: str, now: datetime) -> None:
+        self.session = session
+        self.kind = kind
+        self.now = now
+        self.records: list[tuple[LedgerTransaction, int, int, int]] = []  # (record, player, system, cents)
+
+    async def debit(
+        self, player: int, system: int, cents: int, *, round_id: int | None, memo: str, who: str
+    ) -> tuple[LedgerTransaction, int]:
+        """``cents`` from the ``player`` wallet onto ``system``; the transaction (its id once written) and
+        the player's balance after it."""
+        balance = await debit_player(self.session, player, cents, who=who, memo=memo)
+        record = LedgerTransaction(kind=self.kind, round_id=round_id, created_at=self.now, memo=memo)
+        self.records.append((record, player, system, cents))
+        return record, balance
+
+    async def write(self) -> None:
+        sums: dict[int, int] = {}
+        for _record, _player, system, cents in self.records:
+            sums[system] = sums.get(system, 0) + cents
+        for system, cents in sorted(sums.items()):
+            await self.session.execute(
+                text("UPDATE wallets SET balance = balance + :cents WHERE id = :id AND kind <> 'player'"),
+                {"cents": cents, "id": system},
+            )
+        self.session.add_all([record for record, *_rest in self.records])
+        await self.session.flush()  # the transactions' ids, in one INSERT
+        self.session.add_all(
+            Entry(transaction_id=record.id, wallet_id=wallet, amount=amount)
+            for record, player, system, cents in self.records
+            for wallet, amount in ((player, -cents), (system, cents))
+        )
 
 
 async def ledger_sums(session: AsyncSession) -> tuple[int, int, int]:

@@ -81,14 +81,20 @@ class SignInFailure(Base):
 
 class Wallet(Base):
     """A ledger account: a player's wallet, the house, money in play on the tables, or the cashier
-    (money from and to the outside world)."""
+    (money from and to the outside world). A table has its own ``in_play`` and ``house`` wallets
+    (``table_id``), so that no two tables' transactions lock a row in common; the system's wallets of no
+    table (``table_id`` NULL) hold what was moved before tables had their own, and the cashier."""
 
     __tablename__ = "wallets"
-    __table_args__ = (CheckConstraint("kind <> 'player' OR balance >= 0", name="player_balance_not_negative"),)
+    __table_args__ = (
+        CheckConstraint("kind <> 'player' OR balance >= 0", name="player_balance_not_negative"),
+        Index("wallets_by_table", "table_id", "kind", unique=True),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(16))  # player, house, in_play, cashier
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), unique=True)
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("game_tables.id"))
     balance: Mapped[int] = mapped_column(BigInteger, default=0)
 
 

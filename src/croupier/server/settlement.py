@@ -19,8 +19,11 @@ if TYPE_CHECKING:
 
 
 async def recover(actor: TableActor) -> None:
-    """Void what a stopped process left unfinished and return its bets; end its shoes."""
+    """Void what a stopped process left unfinished and return its bets; end its shoes. The table's own
+    wallets are found (or made) first: every movement of the table's money is theirs."""
     async with actor.sessions() as session, session.begin():
+        wallets = await ledger.table_wallets(session, actor.table_id)
+        actor.wallets = wallets  # unfinished rounds are returned from them (this transaction's, or the next try's)
         unfinished = (
             await session.scalars(
                 select(RoundRecord).where(
@@ -33,8 +36,8 @@ async def recover(actor: TableActor) -> None:
                 select(BetRecord.account_id).where(BetRecord.round_id.in_([r.id for r in unfinished])).distinct()
             )
         ).all()
-        wallets = [await ledger.player_wallet(session, account_id) for account_id in accounts]
-        await ledger.lock_wallets(session, [await ledger.system_wallet(session, "in_play"), *wallets])
+        players = [await stakes.player_wallet(actor, session, account_id) for account_id in accounts]
+        await ledger.lock_wallets(session, [wallets.in_play, *players])
         for record in unfinished:
             await actor.refund(
                 session,
@@ -54,8 +57,8 @@ async def refund(actor: TableActor, session: AsyncSession, record: RoundRecord, 
     per_account: dict[int, int] = {}
     for bet in bets:
         per_account[bet.account_id] = per_account.get(bet.account_id, 0) + bet.amount
-    in_play = await ledger.system_wallet(session, "in_play")
-    wallets = {account_id: await ledger.player_wallet(session, account_id) for account_id in per_account}
+    in_play = actor.own_wallets().in_play
+    wallets = {account_id: await stakes.player_wallet(actor, session, account_id) for account_id in per_account}
     await ledger.lock_wallets(session, [in_play, *wallets.values()])  # at once, in one order: no deadlock
     balances: dict[int, int] = {}
     for account_id, amount in sorted(per_account.items()):

@@ -22,6 +22,14 @@ if TYPE_CHECKING:
     from croupier.server.game_round import GameRound
 
 
+async def player_wallet(actor: TableActor, session: AsyncSession, account_id: int) -> int:
+    """The wallet of ``account_id`` (a player's wallet is theirs for good: found once, then remembered)."""
+    wallet = actor.player_wallets.get(account_id)
+    if wallet is None:
+        wallet = actor.player_wallets[account_id] = await ledger.player_wallet(session, account_id)
+    return wallet
+
+
 async def _stake(
     actor: TableActor,
     session: AsyncSession,
@@ -37,8 +45,8 @@ async def _stake(
 ) -> int:
     """Move ``cents`` from the player's wallet onto the table for ``round_id``, with its bet record; the
     wallet's balance after it."""
-    wallet = await ledger.player_wallet(session, account_id)
-    in_play = await ledger.system_wallet(session, "in_play")
+    wallet = await player_wallet(actor, session, account_id)
+    in_play = actor.own_wallets().in_play
     transaction, after = await ledger.post(
         session,
         ledger_kind,
@@ -48,18 +56,7 @@ async def _stake(
         who=player,
         now=actor.clock.now(),
     )
-    session.add(
-        BetRecord(
-            round_id=round_id,
-            account_id=account_id,
-            kind=kind,
-            spot=spot,
-            amount=cents,
-            balance_after=after[wallet],
-            transaction_id=transaction.id,
-            created_at=actor.clock.now(),
-        )
-    )
+    session.add(bet_record(actor, round_id, account_id, cents, after[wallet], transaction.id, kind=kind, spot=spot))
     return after[wallet]
 
 
@@ -74,47 +71,37 @@ def _next_record(actor: TableActor, shoe_id: int | None, number: int) -> RoundRe
     )
 
 
-async def take_bet(actor: TableActor, command: Command, spot: str, cents: int) -> dict[str, Any]:
-    """The bet's money and record, in one transaction; the answer the player gets."""
-    who = command.identity
-    assert actor.round is not None
+async def round_record(actor: TableActor, session: AsyncSession) -> int:
+    """The id of the round record the bets are taken on: the round's, made by its first bet."""
+    if actor.round_id is not None:
+        return actor.round_id
+    record = _next_record(actor, actor.shoe_id, actor.round_number + 1)
+    session.add(record)
+    await session.flush()
+    return record.id
 
-    async def store() -> tuple[int, int, dict[str, Any]]:
-        async with actor.sessions() as session, session.begin():
-            if actor.round_id is None:
-                record = _next_record(actor, actor.shoe_id, actor.round_number + 1)
-                session.add(record)
-                await session.flush()
-                round_id = record.id
-            else:
-                round_id = actor.round_id
-            balance = await _stake(
-                actor,
-                session,
-                round_id,
-                who.id,
-                who.name,
-                cents,
-                ledger_kind="bet",
-                kind="bet",
-                spot=spot,
-                memo=f"bet on {spot}",
-            )
-            answer = {
-                "accepted": True,
-                "round": round_id,
-                "spot": spot,
-                "amount": ledger.money_text(cents),
-                "balance": ledger.money_text(balance),
-            }
-            actor.remember(session, command, answer)
-            return round_id, balance, answer
 
-    round_id, balance, answer = await retrying(store, pause=actor.pause)  # a deadlock rolled it back whole: again
-    actor.round_id = round_id
-    actor.balance_before.setdefault(who.id, balance + cents)
-    await actor.tell_balance(who.id, balance)
-    return answer
+async def lock_bettors(actor: TableActor, session: AsyncSession, account_ids: list[int]) -> None:
+    """The wallets a group of bets moves, locked at once, in one order (no deadlock with another table's
+    group that shares a player)."""
+    wallets = [await player_wallet(actor, session, account_id) for account_id in sorted(set(account_ids))]
+    await ledger.lock_wallets(session, [actor.own_wallets().in_play, *wallets])
+
+
+def bet_record(
+    actor: TableActor, round_id: int, account_id: int, cents: int, balance: int, transaction_id: int, **what: str
+) -> BetRecord:
+    """The record of money a player put on the table (``what``: its ``kind`` and ``spot``)."""
+    return BetRecord(
+        round_id=round_id,
+        account_id=account_id,
+        kind=what["kind"],
+        spot=what["spot"],
+        amount=cents,
+        balance_after=balance,
+        transaction_id=transaction_id,
+        created_at=actor.clock.now(),
+    )
 
 
 async def cannot_cover(actor: TableActor, money: dict[str, int], decider: str) -> set[str]:
@@ -147,10 +134,10 @@ async def take_stakes(
     async def store() -> None:
         balances.clear()
         async with actor.sessions() as session, session.begin():
-            wallets = [await ledger.system_wallet(session, "in_play")]
+            wallets = [actor.own_wallets().in_play]
             for player in money:
                 if player in actor.accounts:
-                    wallets.append(await ledger.player_wallet(session, actor.accounts[player]))
+                    wallets.append(await player_wallet(actor, session, actor.accounts[player]))
             await ledger.lock_wallets(session, wallets)  # the whole set first, in one order (no deadlock)
             for player, cents in sorted(money.items()):
                 account_id = actor.accounts.get(player)
@@ -210,9 +197,8 @@ async def settle(actor: TableActor, session: AsyncSession, record: RoundRecord, 
     for bet in bets:
         staked_db[bet.account_id] = staked_db.get(bet.account_id, 0) + bet.amount
     net = round_.net()
-    in_play = await ledger.system_wallet(session, "in_play")
-    house = await ledger.system_wallet(session, "house")
-    wallets = {account_id: await ledger.player_wallet(session, account_id) for account_id in actor.accounts.values()}
+    in_play, house = actor.own_wallets().in_play, actor.own_wallets().house
+    wallets = {account_id: await player_wallet(actor, session, account_id) for account_id in actor.accounts.values()}
     # every wallet of the settlement (the players', the house's, the money in play), locked at once in one
     # global order: a push moves no house money, yet the house is locked with the rest (no deadlock)
     await ledger.lock_wallets(session, [in_play, house, *wallets.values()])

@@ -1,0 +1,279 @@
+"""A table's bets, and the bets that reach a table together taken together (group commit).
+
+A bet is checked first on its own (who bets, the betting window, the amount, the chip, the spot: no
+database), then with the others of its group in one database transaction. In the order they arrived,
+each is checked against the bets before it on a trial copy of the round (the table's limits, the box's
+bettors, the seat it takes), and its player's wallet is debited by one conditional update
+(``ledger.Postings``). A bet refused there (the rules refuse it after the bets before it; the balance
+cannot cover it) has written nothing; the others stand. Then the table's money in play moves by their
+sum, and the ledger's transactions and entries, the bet records and the idempotency records of the group
+are written in a few statements, and the group commits once. Only then does the engine take the bets, in
+the same order, and every player gets the answer: a bet is never answered before its ledger entries are
+committed. If the commit fails, nothing of the group was kept and every bet of it gets the failure's
+answer (all or nothing).
+
+The group is what waited on the table's queue when the actor came to it (the bets that arrived while
+the table's last transaction was committing): no bet waits for a timer to be grouped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.exc import IntegrityError
+
+from croupier.errors import CroupierError, MoneyError
+from croupier.money import format_amount, parse_amount
+from croupier.server import drivers, faults, ledger, seating, stakes
+from croupier.server.commands import Command, Refused
+from croupier.server.db import retrying
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncSession
+
+    from croupier.server.actor import TableActor
+    from croupier.server.game_round import GameRound
+    from croupier.server.models import LedgerTransaction
+
+MAX_AMOUNT_DIGITS = 15
+"""An amount with more integer digits than this is refused at once (a wallet holds at most 10^13)."""
+GROUP_MOST = 64
+"""The most bets one transaction takes: a longer queue is taken in groups of this many."""
+
+
+@dataclass
+class Bet:
+    """One bet of a group: its command, what it asks, and what became of it."""
+
+    command: Command
+    spot: str
+    amount: Decimal
+    cents: int
+    match: bool
+    sits_at: int | None = None
+    seated: dict[int, str] = field(default_factory=dict)  # the seats as the trial saw them at this bet
+    balance: int = 0  # the player's balance after it
+    ledger: LedgerTransaction | None = None  # its money's transaction
+    answer: dict[str, Any] | None = None
+    error: Exception | None = None
+
+
+def check(actor: TableActor, command: Command) -> Bet:
+    """The bet's own checks, before any money: a :class:`Refused` names the rule."""
+    who = command.identity
+    if who.role != "player":
+        raise Refused("only players bet", 403)
+    if command.key is None:
+        raise Refused("a bet needs an Idempotency-Key header", 400)
+    if actor.phase != "betting" or actor.round is None:
+        raise Refused('"No more bets": betting is closed at this table (online §2.1.4)')
+    if actor.closing:
+        raise Refused(f"table {actor.name} is closing: it takes no new bets")
+    spot = str(command.payload.get("spot", command.payload.get("box", "")))
+    amount = positive_amount(command.payload.get("amount"), "bet")
+    cents = ledger.to_minor(amount, "bet")
+    if cents % actor.row.chip:
+        raise Refused(
+            f"bet: {format_amount(amount)} is not a whole number of the table's "
+            f"{ledger.money_text(actor.row.chip)} chips",
+            422,
+        )
+    match = command.payload.get("match", True)
+    if not isinstance(match, bool):
+        raise Refused("bet: match is true or false (Art. 13: whether to match the decider's double or split)", 422)
+    seating.verify_spot(actor, who, command.payload.get("seat"))
+    return Bet(command, spot, amount, cents, match)
+
+
+async def handle(actor: TableActor, commands: list[Command]) -> None:
+    """Bets that waited on the table's queue together, taken together: each answered after the group's
+    commit (a key sent before is answered as it was then). A bet whose key another bet of the group carries
+    waits for the group and comes after it, alone."""
+    group: list[Bet] = []
+    later: list[Command] = []
+    keys: set[tuple[int, str | None]] = set()
+    for command in commands:
+        try:
+            replayed = await actor.stored_answer(command)
+            if replayed is None:
+                bet = check(actor, command)
+        except Exception as error:
+            if await actor.fail(command, error):
+                raise
+            continue
+        if replayed is not None:
+            command.future.set_result(replayed)
+        elif (command.identity.id, command.key) in keys:
+            later.append(command)
+        else:
+            keys.add((command.identity.id, command.key))
+            group.append(bet)
+    if group and not await _take(actor, group):
+        later = [bet.command for bet in group] + later
+        group = []
+    await _answer(actor, group)
+    for command in later:
+        await handle(actor, [command])
+
+
+async def _take(actor: TableActor, group: list[Bet]) -> bool:
+    """The group taken (:func:`take`), or its failure answered to each of its bets; False when a key of
+    the group raced in from another process: nothing was kept, and each bet is to be taken alone."""
+    try:
+        await take(actor, group)
+    except Exception as error:  # nothing of the group was kept: each bet gets the failure's answer
+        if isinstance(error, IntegrityError) and len(group) > 1:
+            return False
+        faulted = [await actor.fail(bet.command, error) for bet in group if not bet.command.future.done()]
+        if any(faulted):
+            raise
+    return True
+
+
+async def _answer(actor: TableActor, group: list[Bet]) -> None:
+    for bet in group:
+        if bet.error is not None:
+            await actor.fail(bet.command, bet.error)
+        elif bet.answer is not None and not bet.command.future.done():
+            bet.command.future.set_result(bet.answer)
+
+
+def positive_amount(raw: object, what: str) -> Decimal:
+    """An amount of a request as the actor reads it (the route's reader again, croupier.server.inputs: a
+    command may reach the actor from another process)."""
+    if isinstance(raw, bool) or raw is None:
+        raise Refused(f"{what}: give the amount", 422)
+    try:  # strictly, before any arithmetic: ASCII digits, a bounded length and exponent (croupier.numbers)
+        if not isinstance(raw, int | str):
+            raise MoneyError(f"{what}: not decimal text")
+        value = parse_amount(raw, what=what)
+    except MoneyError:
+        raise Refused(f"{what}: {raw!r} is not an amount", 422) from None
+    if value <= 0:
+        raise Refused(f"{what}: {raw!r} is not a positive amount", 422)
+    if value.adjusted() > MAX_AMOUNT_DIGITS:  # far above any wallet: refused before any arithmetic on it
+        raise Refused(f"{what}: {raw!r} is more than a wallet holds", 422)
+    return value
+
+
+async def take(actor: TableActor, group: list[Bet]) -> list[Bet]:
+    """Take ``group`` (each already :func:`check`-ed) in one transaction; the bets taken, in order. Each
+    bet refused alone has its ``error``; a failure of the whole transaction (the database, the lease) is
+    raised, with nothing of the group kept."""
+    assert actor.round is not None
+    round_ = actor.round
+    together = len(group) > 1
+
+    async def store() -> tuple[int, list[Bet]]:
+        for bet in group:
+            bet.error, bet.answer, bet.sits_at = None, None, None
+        trial = round_.trial() if together else round_  # a bet alone is checked on the round itself
+        taken: list[Bet] = []
+        try:
+            async with actor.sessions() as session, session.begin() as transaction:
+                round_id = await stakes.round_record(actor, session)
+                await stakes.lock_bettors(actor, session, [bet.command.identity.id for bet in group])
+                postings = ledger.Postings(session, "bet", actor.clock.now())
+                for bet in group:
+                    try:
+                        with _seated(actor, trial, bet):
+                            trial.verify_bet(bet.command.identity.name, bet.spot, bet.amount)
+                            bet.ledger, bet.balance = await postings.debit(
+                                await stakes.player_wallet(actor, session, bet.command.identity.id),
+                                actor.own_wallets().in_play,
+                                bet.cents,
+                                round_id=round_id,
+                                memo=f"bet on {bet.spot}",
+                                who=bet.command.identity.name,
+                            )
+                    except CroupierError as error:  # the rules, or the balance: nothing of it was written
+                        if not together:
+                            raise
+                        bet.error = error
+                        continue
+                    if together:  # the next bet is checked against this one
+                        trial.bet(bet.command.identity.name, bet.spot, bet.amount)
+                    taken.append(bet)
+                if not taken:
+                    await transaction.rollback()  # no bet stands: not even the round's record is kept
+                    return round_id, taken
+                await postings.write()
+                for bet in taken:
+                    _record(actor, session, round_id, bet)
+        except BaseException:
+            for bet in reversed(taken):  # nothing was kept: neither are the seats the bets took
+                _leave(actor, bet)
+            raise
+        return round_id, taken
+
+    round_id, taken = await retrying(store, pause=actor.pause)  # a deadlock rolled it back whole: again
+    if taken:
+        actor.round_id = round_id
+    await _play(actor, round_, taken)
+    return taken
+
+
+def _record(actor: TableActor, session: AsyncSession, round_id: int, bet: Bet) -> None:
+    """The bet's record and its answer, kept with its key: written by the group's commit."""
+    who = bet.command.identity
+    assert bet.ledger is not None
+    session.add(
+        stakes.bet_record(actor, round_id, who.id, bet.cents, bet.balance, bet.ledger.id, kind="bet", spot=bet.spot)
+    )
+    bet.answer = {
+        "accepted": True,
+        "round": round_id,
+        "spot": bet.spot,
+        "amount": ledger.money_text(bet.cents),
+        "balance": ledger.money_text(bet.balance),
+    }
+    actor.remember(session, bet.command, bet.answer)
+
+
+@contextlib.contextmanager
+def _seated(actor: TableActor, trial: GameRound, bet: Bet) -> Iterator[None]:
+    """A player who sits nowhere takes the empty box they bet on (Art. 2.3), for the bet's trial; a bet
+    refused gives the box back."""
+    who = bet.command.identity
+    bet.sits_at = seating.seat_for_bet(actor, who, bet.spot)
+    if bet.sits_at is not None:
+        actor.seats.sit(who.id, who.name, bet.sits_at)
+    bet.seated = actor.seats.names()
+    trial.set_seated(bet.seated)
+    try:
+        yield
+    except BaseException:
+        _leave(actor, bet)
+        trial.set_seated(actor.seats.names())
+        raise
+
+
+def _leave(actor: TableActor, bet: Bet) -> None:
+    if bet.sits_at is not None:
+        actor.seats.leave(bet.command.identity.name, bet.sits_at)
+        bet.sits_at = None
+
+
+async def _play(actor: TableActor, round_: GameRound, taken: list[Bet]) -> None:
+    """After the commit: the engine takes the bets, in the order the trial took them, and the table sees
+    each (the seat it took, the bet); every bettor is told their balance."""
+    for bet in taken:
+        who = bet.command.identity
+        actor.balance_before.setdefault(who.id, bet.balance + bet.cents)
+        actor.accounts[who.name] = who.id
+        if drivers.game_of(actor.game).shared_boxes:
+            actor.matching[(who.name, int(bet.spot))] = bet.match
+        round_.set_seated(bet.seated)
+        if bet.sits_at is not None:
+            await actor.publish({"type": "seated", "box": bet.sits_at, "player": who.name})
+        with faults.after_commit("bet"):
+            round_.bet(who.name, bet.spot, bet.amount)
+        stakes.watch_edge(actor, who.name, bet.spot, bet.amount)
+        await actor.publish_engine_events()
+    round_.set_seated(actor.seats.names())
+    for bet in taken:
+        await actor.tell_balance(bet.command.identity.id, bet.balance)

@@ -1,0 +1,146 @@
+"""Bets that wait on a table's queue together are taken together (croupier.server.betting): one database
+transaction, each bet checked against the bets before it and staked in a savepoint of its own, every
+answer sent after the commit. A bet refused in the group (its player's balance; a rule that the bets
+before it make bite) leaves nothing and the others stand; a commit that fails keeps nothing of the group,
+and every bet of it is answered."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import event, select
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session
+
+from croupier.server.auth import Identity
+from croupier.server.commands import Command, Refused
+from croupier.server.models import Account
+from tests.server.conftest import Server
+
+TABLE = 2  # online-1 (live-online blackjack): 5.00-500.00, chip 1.00
+
+
+def identities(server: Server, names: list[str]) -> dict[str, Identity]:
+    async def read() -> dict[str, Identity]:
+        async with server.service.reader() as session:
+            rows = (await session.execute(select(Account.name, Account.id).where(Account.name.in_(names)))).all()
+        return {name: Identity(account_id, name, "player") for name, account_id in rows}
+
+    return dict(server.client.portal.call(read))
+
+
+def together(server: Server, bets: list[tuple[str, str, str]]) -> list[dict[str, Any] | Refused]:
+    """``bets`` (player, box, amount) put on the table's queue in one turn of its event loop, so that they
+    wait there together; each one's answer, or its refusal."""
+    who = identities(server, [player for player, _box, _amount in bets])
+    actor = server.service.actors[TABLE]
+
+    async def run() -> list[Any]:
+        commands = [
+            Command("bet", who[player], {"spot": box, "amount": amount}, key=uuid.uuid4().hex)
+            for player, box, amount in bets
+        ]
+        for command in commands:
+            actor.queue.put_nowait(command)
+        return await asyncio.gather(*(command.future for command in commands), return_exceptions=True)
+
+    answers = server.client.portal.call(run)
+    server.quiet()
+    return list(answers)
+
+
+@contextmanager
+def commits() -> Iterator[list[int]]:
+    """The database transactions committed meanwhile (every table but the one under test waits)."""
+    seen: list[int] = []
+
+    def count(_connection: Connection) -> None:
+        seen.append(1)
+
+    event.listen(Engine, "commit", count)  # a database COMMIT (a savepoint's release is none)
+    try:
+        yield seen
+    finally:
+        event.remove(Engine, "commit", count)
+
+
+def table_bets(server: Server) -> dict[str, dict[str, str]]:
+    view = server.view(TABLE)
+    return {str(box["box"]): dict(box["bets"]) for box in view["round"]["boxes"] if box["bets"]}
+
+
+def test_bets_that_wait_together_are_taken_in_one_transaction(server: Server) -> None:
+    players = {name: server.login(name) for name in ("ana", "ben", "chen")}
+    with commits() as seen:
+        answers = together(server, [("ana", "1", "10"), ("ben", "2", "20"), ("chen", "3", "30")])
+    assert [a["balance"] for a in answers if isinstance(a, dict)] == ["990.00", "980.00", "970.00"], answers
+    assert len(seen) == 1  # one commit for the three bets
+    assert table_bets(server) == {"1": {"ana": "10"}, "2": {"ben": "20"}, "3": {"chen": "30"}}
+    assert server.view(TABLE)["seats"] == {"1": "ana", "2": "ben", "3": "chen"}
+    assert [server.balance(h) for h in players.values()] == ["990.00", "980.00", "970.00"]
+
+
+def test_a_bet_of_a_group_is_checked_against_the_bets_before_it(server: Server) -> None:
+    """Art. 2.3: one bet per player per box. Alone, ana's second bet on box 1 is legal; after her first, in
+    the same group, it is refused, and only it: ben's bet after it stands."""
+    ana = server.login("ana")
+    answers = together(server, [("ana", "1", "10"), ("ana", "1", "20"), ("ben", "2", "10")])
+    assert isinstance(answers[0], dict) and isinstance(answers[2], dict), answers
+    assert isinstance(answers[1], Refused) and "one bet per player per box (Art. 2.3)" in str(answers[1])
+    assert table_bets(server) == {"1": {"ana": "10"}, "2": {"ben": "10"}}
+    assert server.balance(ana) == "990.00"
+
+
+def test_a_bet_its_balance_cannot_cover_is_refused_alone_in_its_group(server: Server) -> None:
+    cole = server.login("cole")
+    drained = server.client.post(
+        "/api/cashier/withdrawals",
+        json={"account": "ben", "amount": "995"},
+        headers={**cole, "Idempotency-Key": uuid.uuid4().hex},
+    )
+    assert drained.status_code == 200, drained.text
+    ben = server.login("ben")
+    with commits() as seen:
+        answers = together(server, [("ana", "1", "10"), ("ben", "2", "10"), ("chen", "3", "10")])
+    assert isinstance(answers[1], Refused) and answers[1].status == 409 and "balance is 5.00" in str(answers[1])
+    assert isinstance(answers[0], dict) and isinstance(answers[2], dict), answers
+    assert len(seen) == 1
+    assert table_bets(server) == {"1": {"ana": "10"}, "3": {"chen": "10"}}
+    assert server.view(TABLE)["seats"] == {"1": "ana", "3": "chen"}  # ben's refused bet took no seat
+    assert server.balance(ben) == "5.00"
+
+
+def test_a_group_whose_commit_fails_keeps_nothing_and_answers_every_bet(server: Server) -> None:
+    """All or nothing: the commit of the group fails (the disk, say); no bet of it is kept, no money moved,
+    no seat taken, and each bettor is told that nothing was changed. The table then takes bets again."""
+    players = {name: server.login(name) for name in ("ana", "ben", "chen")}
+    actor = server.service.actors[TABLE]
+    real = actor.sessions
+
+    def failing() -> Any:
+        session = real()
+
+        @event.listens_for(session.sync_session, "before_commit")
+        def _fail(_session: Session) -> None:
+            raise OperationalError("COMMIT", None, Exception("disk I/O error"))
+
+        return session
+
+    actor.sessions = failing  # type: ignore[assignment]
+    try:
+        answers = together(server, [("ana", "1", "10"), ("ben", "2", "20"), ("chen", "3", "30")])
+    finally:
+        actor.sessions = real
+    assert all(isinstance(a, Refused) and a.status == 503 for a in answers), answers
+    assert all("nothing was changed" in str(a) for a in answers)
+    assert [server.balance(h) for h in players.values()] == ["1000.00"] * 3
+    assert table_bets(server) == {}
+    assert server.view(TABLE)["seats"] == {}
+    assert actor.round_id is None  # not even the round's record was kept
+    again = server.bet(players["ana"], TABLE, "1", "10")
+    assert again.status_code == 200 and again.json()["balance"] == "990.00", again.text
