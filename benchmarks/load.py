@@ -22,7 +22,9 @@ Run (timed, ``--seconds`` after ``--warmup``):
 
 Figures (p50, p95, p99, max):
 
-- bet and decision answers: from the arrival of the event that asks for it to the REST answer (200);
+- bet and decision answers: from the arrival of the event that asks for it to the REST answer (200), as
+  the bots saw them, and the server's own time for each (its ``Server-Timing`` header: from the request's
+  reaching the application to the answer; the bots' process and the network are not in it);
 - event delivery: from the ``at`` stamp the table put on the event (made after the commit of the money
   it reports) to its arrival, at the bots, and at the watchers (with how many of the table's events
   reached every watcher);
@@ -99,6 +101,8 @@ class Bot:
 class Figures:
     bet_ms: list[float] = field(default_factory=list)
     decision_ms: list[float] = field(default_factory=list)
+    bet_server_ms: list[float] = field(default_factory=list)  # the server's own time (Server-Timing)
+    decision_server_ms: list[float] = field(default_factory=list)
     delivery_ms: list[float] = field(default_factory=list)
     settled: set[tuple[int, int]] = field(default_factory=set)
     voided: set[tuple[int, int]] = field(default_factory=set)
@@ -250,6 +254,12 @@ async def send(client: httpx.AsyncClient, bot: Bot, path: str, body: dict[str, A
         return httpx.Response(599, text=f"{type(error).__name__}: {error}")
 
 
+def server_ms(answer: httpx.Response) -> float | None:
+    """The server's own time for ``answer``: its ``Server-Timing: app;dur=…`` (milliseconds)."""
+    timing = answer.headers.get("server-timing", "")
+    return float(timing.split("dur=", 1)[1].split(";", 1)[0]) if "dur=" in timing else None
+
+
 def account(bot: Bot, figures: Figures, what: str, answer: httpx.Response) -> bool:
     if answer.status_code >= 500:
         figures.errors.append(f"{what}: {answer.status_code} {answer.text[:200]}")
@@ -298,6 +308,7 @@ async def play(bot: Bot, client: httpx.AsyncClient, figures: Figures, stop: asyn
                 )
                 if account(bot, figures, "bet", answer) and figures.measuring:
                     figures.bet_ms.append((time.monotonic() - arrived) * 1000)
+                    figures.bet_server_ms.extend(ms for ms in (server_ms(answer),) if ms is not None)
             elif kind == "await" and event.get("kind") == "decision" and event.get("player") == bot.name:
                 choice = decide(bot, message.get("your_actions") or [])
                 if choice is None:
@@ -308,6 +319,7 @@ async def play(bot: Bot, client: httpx.AsyncClient, figures: Figures, stop: asyn
                     bot.decisions += 1
                     if figures.measuring:
                         figures.decision_ms.append((time.monotonic() - arrived) * 1000)
+                        figures.decision_server_ms.extend(ms for ms in (server_ms(answer),) if ms is not None)
 
 
 def decide(bot: Bot, actions: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -459,8 +471,10 @@ def report(args: argparse.Namespace, figures: Figures, elapsed: float, bots: lis
         f"{elapsed:.1f} s timed after {args.warmup:.0f} s of warm-up (betting window {args.betting_seconds} s, "
         f"decision timer {args.decision_seconds} s); {args.processes} process(es), {kind}, loopback"
     )
-    print(f"bet answers:        {spread_text(figures.bet_ms)}")
+    print(f"bet answers:        {spread_text(figures.bet_ms)}  (bots: from the event to the answer)")
+    print(f"  in the server:    {spread_text(figures.bet_server_ms)}  (its Server-Timing)")
     print(f"decision answers:   {spread_text(figures.decision_ms)}")
+    print(f"  in the server:    {spread_text(figures.decision_server_ms)}")
     print(f"event delivery:     {spread_text(figures.delivery_ms)}  (bots: from the event's 'at' to its arrival)")
     late = [late for _closes, late in figures.late_ms.values()]
     print(f"timer lateness:     {spread_text(late)}  (every betting window of the timed run)")

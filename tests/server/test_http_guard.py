@@ -110,6 +110,8 @@ def test_every_answer_carries_the_security_headers(served: ServerProcess) -> Non
         assert answer.headers.get("x-content-type-options") == "nosniff", what
         assert answer.headers.get("referrer-policy") == "no-referrer", what
         assert answer.headers.get("x-frame-options") == "DENY", what
+        timing = answer.headers.get("server-timing", "")
+        assert timing.startswith("app;dur=") and float(timing.split("=", 1)[1]) >= 0, (what, timing)
     for what in ("lobby", "sign-in", "me", "refused", "missing", "too large"):
         assert answers[what].headers.get("cache-control") == "no-store", what
 

@@ -112,21 +112,21 @@ def test_a_key_taken_meanwhile_for_another_request_is_a_refusal_not_a_fault(
     ana = server.login("ana")
     key = uuid.uuid4().hex
     assert server.bet(ana, BACCARAT, "player", "10", key=key).status_code == 200
-    real = TableActor.stored_answer
+    real = TableActor.stored_answers
     calls = {"n": 0}
 
-    async def blind_once(self: TableActor, command: Any) -> Any:
+    async def blind_once(self: TableActor, commands: Any) -> Any:
         calls["n"] += 1
         if calls["n"] == 1:  # the first look misses the stored key, as a look made a moment too early does
-            return None
-        return await real(self, command)
+            return [None] * len(commands)
+        return await real(self, commands)
 
-    monkeypatch.setattr(TableActor, "stored_answer", blind_once)
+    monkeypatch.setattr(TableActor, "stored_answers", blind_once)
     with ThreadPoolExecutor(max_workers=1) as pool:  # before the fix, the request never answered
         answer = pool.submit(server.bet, ana, BACCARAT, "banker", "20", key).result(timeout=30)
     assert answer.status_code == 422 and answer.json()["code"] == "idempotency.key_reused", answer.text
-    monkeypatch.setattr(TableActor, "stored_answer", real)
-    assert server.balance(ana) == "990.00" and calls["n"] == 2
+    monkeypatch.setattr(TableActor, "stored_answers", real)
+    assert server.balance(ana) == "990.00" and calls["n"] == 1
     server.advance(10)
     server.play_out(BACCARAT, {"ana": ana})
     assert server.client.get("/api/history", headers=ana).json()[0]["status"] == "settled"

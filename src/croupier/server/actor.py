@@ -506,6 +506,16 @@ class TableActor:
         async with self.readers() as session:
             return await keyed.replayed(session)
 
+    async def stored_answers(self, commands: list[Command]) -> list[dict[str, Any] | Refused | None]:
+        """:meth:`stored_answer` for each of ``commands`` (one operation), by one read."""
+        keyed = [self.keyed(command) for command in commands]
+        asked = [one for one in keyed if one is not None]
+        if not asked:
+            return [None] * len(commands)
+        async with self.readers() as session:
+            answers = iter(await idempotency.replayed_all(session, asked))
+        return [None if one is None else next(answers) for one in keyed]
+
     # --------------------------------------------------------------------------------------------
     # commands
 

@@ -96,9 +96,17 @@ async def handle(actor: TableActor, commands: list[Command]) -> None:
     group: list[Bet] = []
     later: list[Command] = []
     keys: set[tuple[int, str | None]] = set()
-    for command in commands:
+    try:
+        stored = await actor.stored_answers(commands)
+    except Exception as error:  # the database is away: every bet is answered so, the table deals on
+        for command in commands:
+            if await actor.fail(command, error):
+                raise
+        return
+    for command, replayed in zip(commands, stored, strict=True):
         try:
-            replayed = await actor.stored_answer(command)
+            if isinstance(replayed, Refused):
+                raise replayed
             if replayed is None:
                 bet = check(actor, command)
         except Exception as error:
@@ -177,19 +185,20 @@ async def take(actor: TableActor, group: list[Bet]) -> list[Bet]:
             async with actor.sessions() as session, session.begin() as transaction:
                 round_id = await stakes.round_record(actor, session)
                 await stakes.lock_bettors(actor, session, [bet.command.identity.id for bet in group])
-                postings = ledger.Postings(session, "bet", actor.clock.now())
+                in_play = actor.own_wallets().in_play
+                postings = ledger.Postings(session, "bet", actor.clock.now(), [in_play])
                 for bet in group:
                     try:
                         with _seated(actor, trial, bet):
                             trial.verify_bet(bet.command.identity.name, bet.spot, bet.amount)
-                            bet.ledger, bet.balance = await postings.debit(
-                                await stakes.player_wallet(actor, session, bet.command.identity.id),
-                                actor.own_wallets().in_play,
-                                bet.cents,
+                            wallet = await stakes.player_wallet(actor, session, bet.command.identity.id)
+                            bet.ledger, after = await postings.post(
+                                [(wallet, -bet.cents), (in_play, bet.cents)],
                                 round_id=round_id,
                                 memo=f"bet on {bet.spot}",
                                 who=bet.command.identity.name,
                             )
+                            bet.balance = after[wallet]
                     except CroupierError as error:  # the rules, or the balance: nothing of it was written
                         if not together:
                             raise

@@ -10,7 +10,9 @@
   - every answer carries the security headers (:func:`security_headers`): a Content-Security-Policy of
     the server's own origin only, ``frame-ancestors 'none'``, ``X-Content-Type-Options: nosniff``, a
     ``Referrer-Policy``, and ``Cache-Control: no-store`` on every ``/api/`` answer (tokens, balances,
-    history: nothing of an account's is kept by a browser or a proxy).
+    history: nothing of an account's is kept by a browser or a proxy), and a ``Server-Timing: app;dur=…``
+    header: the milliseconds from the request's reaching the application to its answer (a load test
+    reads it to tell the server's time from its own clients' and the network's).
 * :func:`guarded_protocol` (uvicorn's HTTP protocol, for ``croupier serve``): a connection whose request
   headers are not complete within ``header_seconds`` of their first byte (or of the connection's
   opening), or pass ``max_header_bytes``, is closed. uvicorn itself bounds only the idle time between
@@ -81,13 +83,19 @@ class RequestGuard:
             return
         started = False
         extra = security_headers(str(scope.get("path", "")))
+        loop = asyncio.get_running_loop()
+        began = loop.time()
 
         async def send_guarded(message: Message) -> None:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
                 names = {name.lower() for name, _ in message.get("headers", [])}
-                message["headers"] = [*message.get("headers", []), *(h for h in extra if h[0] not in names)]
+                # how long the server took, from the request's first byte of the app to its answer (W3C
+                # Server-Timing): what a load test tells apart from its own clients' delays
+                took = f"app;dur={(loop.time() - began) * 1000:.1f}".encode()
+                headers = [*message.get("headers", []), *(h for h in extra if h[0] not in names)]
+                message["headers"] = [*headers, (b"server-timing", took)]
             await send(message)
 
         try:
@@ -95,7 +103,6 @@ class RequestGuard:
         except BodyRefused as refused:
             await _refuse(send_guarded, refused)
             return
-        loop = asyncio.get_running_loop()
         # the event loop's time, not the server's Clock: a bound on a connection's transport, not on the game
         deadline = loop.time() + self.body_seconds
         if length is not None and length > self.max_body_bytes:

@@ -70,3 +70,30 @@ class Keyed:
                 created_at=now,
             )
         )
+
+
+async def replayed_all(session: AsyncSession, requests: list[Keyed]) -> list[dict[str, Any] | Refused | None]:
+    """:meth:`Keyed.replayed` for each of ``requests`` (one scope), by one query: each one's first answer,
+    its refusal (:func:`reused`), or None when it is new."""
+    if not requests:
+        return []
+    scope = requests[0].scope
+    records = (
+        await session.scalars(
+            select(IdempotencyRecord).where(
+                IdempotencyRecord.scope == scope,
+                IdempotencyRecord.key.in_(sorted({request.key for request in requests})),
+            )
+        )
+    ).all()
+    found = {(record.account_id, record.key): record for record in records}
+    answers: list[dict[str, Any] | Refused | None] = []
+    for request in requests:
+        record = found.get((request.account_id, request.key))
+        if record is None:
+            answers.append(None)
+        elif record.request_digest != request.digest:
+            answers.append(reused(request.key))
+        else:
+            answers.append(dict(record.response))
+    return answers

@@ -196,83 +196,99 @@ async def post(
             )
         ).first()
         if row is None:
-            current = await session.scalar(select(Wallet.balance).where(Wallet.id == wallet_id))
-            owner = f"{who}'s" if who else "the"
-            if amount > 0:
-                raise LedgerError(
-                    f"{owner} balance is {money_text(int(current or 0))}; with {money_text(amount)} more it would "
-                    f"pass {money_text(MAX_BALANCE)}, the most a wallet holds"
-                )
-            raise InsufficientFunds(
-                f"{owner} balance is {money_text(int(current or 0))}; {money_text(-amount)} is needed ({memo or kind})"
-            )
+            raise await _refusal(session, wallet_id, amount, who, memo or kind)
         balances[wallet_id] = int(row[0])
         session.add(Entry(transaction_id=record.id, wallet_id=wallet_id, amount=amount))
     await session.flush()
     return record, balances
 
 
-async def debit_player(session: AsyncSession, wallet_id: int, cents: int, *, who: str = "", memo: str = "") -> int:
-    """Take ``cents`` from a player's wallet by one conditional update (the balance stays at or above zero);
-    the balance after, or :class:`InsufficientFunds` naming ``who`` with nothing changed."""
-    if not 0 < cents <= MAX_BALANCE:
-        raise LedgerError(f"ledger: {money_text(abs(cents))} is not an amount a movement may carry")
+async def _refusal(session: AsyncSession, wallet_id: int, cents: int, who: str, memo: str) -> CroupierError:
+    """Why a player's wallet did not move by ``cents``: below zero, or past the cap."""
+    current = int(await session.scalar(select(Wallet.balance).where(Wallet.id == wallet_id)) or 0)
+    owner = f"{who}'s" if who else "the"
+    if cents > 0:
+        return LedgerError(
+            f"{owner} balance is {money_text(current)}; with {money_text(cents)} more it would "
+            f"pass {money_text(MAX_BALANCE)}, the most a wallet holds"
+        )
+    return InsufficientFunds(f"{owner} balance is {money_text(current)}; {money_text(-cents)} is needed ({memo})")
+
+
+async def move_player(session: AsyncSession, wallet_id: int, cents: int, *, who: str = "", memo: str = "") -> int:
+    """Move ``cents`` (negative: a debit) on a player's wallet by one conditional update (the balance stays
+    between zero and :data:`MAX_BALANCE`); the balance after, or, with nothing changed,
+    :class:`InsufficientFunds` (a debit the balance cannot cover) or :class:`LedgerError` (past the cap)."""
+    if abs(cents) > MAX_BALANCE:
+        raise LedgerError(f"ledger: {money_text(abs(cents))} is more than one movement may carry")
     row = (
         await session.execute(
             text(
-                "UPDATE wallets SET balance = balance - :cents WHERE id = :id AND kind = 'player' "
-                "AND balance >= :cents RETURNING balance"
+                "UPDATE wallets SET balance = balance + :cents WHERE id = :id AND kind = 'player' "
+                "AND balance + :cents >= 0 AND balance + :cents <= :cap RETURNING balance"
             ),
-            {"cents": cents, "id": wallet_id},
+            {"cents": cents, "id": wallet_id, "cap": MAX_BALANCE},
         )
     ).first()
     if row is None:
-        current = await session.scalar(select(Wallet.balance).where(Wallet.id == wallet_id))
-        owner = f"{who}'s" if who else "the"
-        raise InsufficientFunds(
-            f"{owner} balance is {money_text(int(current or 0))}; {money_text(cents)} is needed ({memo or 'a debit'})"
-        )
+        raise await _refusal(session, wallet_id, cents, who, memo or "a debit")
     return int(row[0])
 
 
 class Postings:
-    """Transactions of one kind posted together (a table's group of bets): each a player's debit onto a
-    system wallet. Each debit is made at once, in the caller's order, and one the balance cannot cover is
-    refused alone (:class:`InsufficientFunds`, nothing of it written); :meth:`write` then moves the system
-    wallets by their sums, one update each, and writes every transaction and its two entries in two
-    statements. All of it inside the caller's database transaction: committed whole, or not at all."""
+    """Transactions of one kind posted together, each moving one player's wallet and some of ``system``
+    (a table's own wallets): a table's group of bets, or a round's settlement. Each player's move is made
+    at once, in the caller's order, and one refused (:class:`InsufficientFunds`: nothing of its
+    transaction is written) leaves the others be; :meth:`write` then moves each system wallet once, by the
+    sum of its moves, and writes every transaction and its entries in two statements. All of it inside
+    the caller's database transaction: committed whole, or not at all."""
 
-    def __init__(self, session: AsyncSession, kind: str, now: datetime) -> None:
+    def __init__(self, session: AsyncSession, kind: str, now: datetime, system: Iterable[int]) -> None:
         self.session = session
         self.kind = kind
         self.now = now
-        self.records: list[tuple[LedgerTransaction, int, int, int]] = []  # (record, player, system, cents)
+        self.system = frozenset(system)
+        self.records: list[tuple[LedgerTransaction, dict[int, int]]] = []
 
-    async def debit(
-        self, player: int, system: int, cents: int, *, round_id: int | None, memo: str, who: str
-    ) -> tuple[LedgerTransaction, int]:
-        """``cents`` from the ``player`` wallet onto ``system``; the transaction (its id once written) and
-        the player's balance after it."""
-        balance = await debit_player(self.session, player, cents, who=who, memo=memo)
+    async def post(
+        self, moves: Sequence[tuple[int, int]], *, round_id: int | None, memo: str, who: str = ""
+    ) -> tuple[LedgerTransaction, dict[int, int]]:
+        """One balanced transaction of ``moves`` (wallet id, cents); it and its player's balance after it
+        (by wallet id; none when the player's wallet does not move)."""
+        merged: dict[int, int] = {}
+        for wallet_id, amount in moves:
+            merged[wallet_id] = merged.get(wallet_id, 0) + amount
+        if sum(merged.values()) != 0:
+            raise LedgerError(f"ledger: a {self.kind} transaction does not balance ({sum(merged.values())} cents)")
+        players = [wallet for wallet, amount in merged.items() if amount and wallet not in self.system]
+        if len(players) > 1:
+            raise LedgerError(f"ledger: a posting of a group moves one player's wallet, not {len(players)}")
+        balances = {
+            wallet: await move_player(self.session, wallet, merged[wallet], who=who, memo=memo) for wallet in players
+        }
         record = LedgerTransaction(kind=self.kind, round_id=round_id, created_at=self.now, memo=memo)
-        self.records.append((record, player, system, cents))
-        return record, balance
+        self.records.append((record, {wallet: amount for wallet, amount in merged.items() if amount}))
+        return record, balances
 
     async def write(self) -> None:
+        """The system wallets' sums, and the transactions with their entries (their ids are known after)."""
         sums: dict[int, int] = {}
-        for _record, _player, system, cents in self.records:
-            sums[system] = sums.get(system, 0) + cents
-        for system, cents in sorted(sums.items()):
-            await self.session.execute(
-                text("UPDATE wallets SET balance = balance + :cents WHERE id = :id AND kind <> 'player'"),
-                {"cents": cents, "id": system},
-            )
-        self.session.add_all([record for record, *_rest in self.records])
+        for _record, moves in self.records:
+            for wallet, amount in moves.items():
+                if wallet in self.system:
+                    sums[wallet] = sums.get(wallet, 0) + amount
+        for wallet, cents in sorted(sums.items()):
+            if cents:
+                await self.session.execute(
+                    text("UPDATE wallets SET balance = balance + :cents WHERE id = :id AND kind <> 'player'"),
+                    {"cents": cents, "id": wallet},
+                )
+        self.session.add_all([record for record, _moves in self.records])
         await self.session.flush()  # the transactions' ids, in one INSERT
         self.session.add_all(
             Entry(transaction_id=record.id, wallet_id=wallet, amount=amount)
-            for record, player, system, cents in self.records
-            for wallet, amount in ((player, -cents), (system, cents))
+            for record, moves in self.records
+            for wallet, amount in moves.items()
         )
 
 

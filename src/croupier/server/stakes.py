@@ -15,7 +15,7 @@ from croupier.money import format_amount
 from croupier.server import ledger
 from croupier.server.commands import Command, Refused
 from croupier.server.db import retrying
-from croupier.server.models import BetRecord, RoundRecord, Settlement
+from croupier.server.models import BetRecord, LedgerTransaction, RoundRecord, Settlement, Wallet
 
 if TYPE_CHECKING:
     from croupier.server.actor import TableActor
@@ -192,31 +192,38 @@ async def carry(actor: TableActor, session: AsyncSession, record: RoundRecord, c
 
 
 async def settle(actor: TableActor, session: AsyncSession, record: RoundRecord, round_: GameRound) -> dict[int, int]:
+    """Each bettor's stake back with their result, from the table's money in play and house (``ledger.Postings``:
+    a few statements for the whole table), with their settlement records; each account's balance after."""
     bets = (await session.scalars(select(BetRecord).where(BetRecord.round_id == record.id))).all()
     staked_db: dict[int, int] = {}
     for bet in bets:
         staked_db[bet.account_id] = staked_db.get(bet.account_id, 0) + bet.amount
     net = round_.net()
-    in_play, house = actor.own_wallets().in_play, actor.own_wallets().house
+    own = actor.own_wallets()
     wallets = {account_id: await player_wallet(actor, session, account_id) for account_id in actor.accounts.values()}
     # every wallet of the settlement (the players', the house's, the money in play), locked at once in one
     # global order: a push moves no house money, yet the house is locked with the rest (no deadlock)
-    await ledger.lock_wallets(session, [in_play, house, *wallets.values()])
-    balances: dict[int, int] = {}
+    await ledger.lock_wallets(session, [own.in_play, own.house, *wallets.values()])
+    postings = ledger.Postings(session, "settle", actor.clock.now(), [own.in_play, own.house])
+    results: list[tuple[int, int, int, int, LedgerTransaction, int | None]] = []
     for player, account_id in sorted(actor.accounts.items()):
         staked = staked_db.get(account_id, 0)
         gain = ledger.to_minor(net.get(player, Decimal(0)), f"{player}'s result")
-        returned = staked + gain
-        wallet = wallets[account_id]
-        transaction, after = await ledger.post(
-            session,
-            "settle",
-            [(in_play, -staked), (wallet, returned), (house, -gain)],
+        transaction, after = await postings.post(
+            [(own.in_play, -staked), (wallets[account_id], staked + gain), (own.house, -gain)],
             round_id=record.id,
             memo=f"round {record.id} settled",
-            now=actor.clock.now(),
+            who=player,
         )
-        balance_after = after.get(wallet, await ledger.balance(session, account_id))
+        results.append((account_id, staked, staked + gain, gain, transaction, after.get(wallets[account_id])))
+    await postings.write()
+    unmoved = [wallets[account_id] for account_id, *_rest, balance in results if balance is None]
+    found: dict[int, int] = {}
+    if unmoved:  # a bettor who lost all: their wallet did not move, its balance is read (one query for all)
+        found = dict((await session.execute(select(Wallet.id, Wallet.balance).where(Wallet.id.in_(unmoved)))).all())
+    balances: dict[int, int] = {}
+    for account_id, staked, returned, gain, transaction, balance in results:
+        balance_after = balance if balance is not None else int(found[wallets[account_id]])
         balances[account_id] = balance_after
         session.add(
             Settlement(
