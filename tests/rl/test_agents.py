@@ -99,6 +99,7 @@ def test_agents_play_the_multi_seat_table() -> None:
         ["benchmarks/rl.py", "--seconds", "0.05", "--rounds", "300"],
         ["benchmarks/rl_qlearning.py", "--seconds", "0.5", "--eval-rounds", "200"],
         ["benchmarks/rl_pg.py", "--episodes", "2000", "--eval-rounds", "100"],
+        ["benchmarks/rl_ppo.py", "--envs", "64", "--steps", "8", "--iterations", "10", "--eval-rounds", "100"],
     ],
 )
 def test_the_scripts_run(command: list[str]) -> None:

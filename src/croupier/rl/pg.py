@@ -6,8 +6,8 @@ chart reads it (:func:`chart_state`: phase, total, soft, pair value, two cards o
 hands of the box still to play after it, up-card; no count). After each episode (one round) every
 decision's preferences move along ``(G_t - b(s_t)) ∇ log π(a_t | s_t)``, where ``G_t`` is the
 round's reward from that step on (no discount: a round is short) and ``b(s)`` a running mean of
-``G`` in ``s``. It is not PPO (no clipping, no network): a deep-RL library with masks would need
-PyTorch, which the ``rl`` extra does not pull. Randomness comes from :func:`croupier.rng.seeded`.
+``G`` in ``s``. The deep-RL baseline (a network, PPO's clipped objective, on the batch of tables) is
+:mod:`croupier.rl.ppo`. Randomness comes from :func:`croupier.rng.seeded`.
 """
 
 from __future__ import annotations
