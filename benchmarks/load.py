@@ -15,6 +15,8 @@ Run (timed, ``--seconds`` after ``--warmup``):
   them, Art. 13: at most 14 a table), its WebSocket on one of the processes
   (round robin, whichever runs its table); on ``betting_open`` it bets 10.00 (REST, to the same
   process, with an Idempotency-Key); on an ``await`` that names it it hits or stands at random (REST);
+- ``--bot-processes`` child processes share the bots out (each a part of them, its own event loop), so
+  that the clients' process is not what sets the figures;
 - ``--watchers`` WebSockets (not signed in) watch the first bot table, spread over the processes, held
   by ``--watcher-processes`` child processes of their own;
 - ``--logins`` sign-ins (``load-N``, password ``demo``, argon2 on the server) are sent evenly within one
@@ -431,8 +433,6 @@ async def drive(bots: list[Bot], bases: list[str], args: argparse.Namespace, pid
         max_connections=len(bots) + 10, max_keepalive_connections=len(bots) + 10, keepalive_expiry=2.0
     )
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
-        for i, bot in enumerate(bots):
-            bot.base = bases[i % len(bases)]  # its socket and its requests, at one process
         tasks = [asyncio.create_task(play(bot, client, figures, stop)) for bot in bots]
         await asyncio.sleep(args.warmup)
         figures.measuring = True
@@ -451,6 +451,62 @@ async def drive(bots: list[Bot], bases: list[str], args: argparse.Namespace, pid
         if isinstance(result, BaseException):
             figures.errors.append(f"bot: {type(result).__name__}: {result}")
     return figures, elapsed
+
+
+LISTS = ("bet_ms", "decision_ms", "bet_server_ms", "decision_server_ms", "delivery_ms", "login_ms", "errors")
+"""The figures a bots' process sends back as lists (merged by concatenation)."""
+
+
+def play_part(bots: list[Bot], bases: list[str], args: argparse.Namespace, pids: list[int], out: Any) -> None:
+    """A child process's share of the bots (``--bot-processes``): their figures and counts, sent back."""
+    figures, elapsed = asyncio.run(drive(bots, bases, args, pids))
+    out.send((figures, elapsed, [(bot.bets, bot.decisions, bot.refused) for bot in bots]))
+
+
+def drive_all(bots: list[Bot], bases: list[str], args: argparse.Namespace, pids: list[int]) -> tuple[Figures, float]:
+    """The bots, in this process or shared out to ``--bot-processes`` child processes (a Python process
+    drives a few hundred sockets before its own event loop, not the server, sets the figures); the
+    figures merged. The sign-in storm is sent by the first."""
+    for i, bot in enumerate(bots):
+        bot.base = bases[i % len(bases)]  # its socket and its requests, at one process
+    count = min(args.bot_processes, len(bots))
+    if count <= 1:
+        return asyncio.run(drive(bots, bases, args, pids))
+    context = multiprocessing.get_context("spawn")
+    parts = [bots[i::count] for i in range(count)]
+    children = []
+    for n, part in enumerate(parts):
+        receive, send = context.Pipe(duplex=False)
+        options = argparse.Namespace(**{**vars(args), "logins": args.logins if n == 0 else 0})
+        child = context.Process(target=play_part, args=(part, bases, options, pids, send))
+        child.start()
+        children.append((child, receive))
+    merged, elapsed = Figures(), 0.0
+    for n, ((child, receive), part) in enumerate(zip(children, parts, strict=True)):
+        if not receive.poll(args.warmup + args.seconds + 400):
+            merged.errors.append("a bots' process sent no figures")
+            continue
+        figures, took, counts = receive.recv()
+        child.join(10)
+        for bot, (bets, decisions, refused) in zip(part, counts, strict=True):
+            bot.bets, bot.decisions, bot.refused = bets, decisions, refused
+        for name in (
+            "bet_ms",
+            "decision_ms",
+            "bet_server_ms",
+            "decision_server_ms",
+            "delivery_ms",
+            "login_ms",
+            "errors",
+        ):
+            getattr(merged, name).extend(getattr(figures, name))
+        merged.settled |= figures.settled
+        merged.voided |= figures.voided
+        merged.late_ms.update(figures.late_ms)
+        merged.refusals.update(figures.refusals)
+        if n == 0:
+            merged.storm, merged.cpu, elapsed = figures.storm, figures.cpu, took
+    return merged, elapsed
 
 
 def spread_text(values: list[float]) -> str:
@@ -502,6 +558,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=30, help="blackjack tables they sit at (default 30)")
     parser.add_argument("--watchers", type=int, default=0, help="sockets watching the first bot table")
     parser.add_argument("--watcher-processes", type=int, default=0, help="child processes for them (0: 1 a 2,500)")
+    parser.add_argument("--bot-processes", type=int, default=1, help="child processes for the bots (default 1)")
     parser.add_argument("--logins", type=int, default=0, help="sign-ins sent within 1 s half-way through")
     parser.add_argument("--seconds", type=float, default=30.0, help="timed play (default 30)")
     parser.add_argument("--warmup", type=float, default=5.0, help="untimed play first (default 5)")
@@ -565,7 +622,7 @@ def run(args: argparse.Namespace, url: str, kind: str, directory: Path, servers:
         if receive.poll(600):
             receive.recv()
     pids = [server.process.pid for server in servers if server.process is not None]
-    figures, elapsed = asyncio.run(drive(bots, bases, args, pids))
+    figures, elapsed = drive_all(bots, bases, args, pids)
     collect_watchers(watchers, figures)
     report(args, figures, elapsed, bots, kind)
     for error in figures.errors[:8]:
