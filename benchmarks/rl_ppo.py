@@ -17,7 +17,9 @@ environment's steps and the network's updates, not the measurements.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
 from croupier.rl.agents import BasicStrategy, random_action
 from croupier.rl.blackjack_vector import BlackjackVectorEnv
@@ -25,11 +27,8 @@ from croupier.rl.ppo import MaskedPPO, Rollouts, train
 from croupier.rl.values import Regret, regret
 from croupier.rng import seeded
 
-
-def row(name: str, found: Regret, seconds: float | None = None) -> str:
-    share = found.mistakes / found.decisions if found.decisions else 0.0
-    took = "" if seconds is None else f"{seconds:.0f}"
-    return f"| {name} | {found.decision_regret:.5f} | {share:.1%} | {took} |"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from rl_pg import row  # the same table as the REINFORCE curve's
 
 
 def main() -> None:
