@@ -13,7 +13,7 @@ import typer
 from croupier.tables_cli import DEFAULT_SERVER, Client, Password, Server, User
 
 accounts_app = typer.Typer(
-    help="Disable and enable the accounts of a running server (supervisor).", no_args_is_help=True
+    help="Disable and enable the accounts of a running server (supervisor).", no_args_is_help=True, rich_markup_mode=None
 )
 
 Name = Annotated[str, typer.Argument(help="The account's name.")]

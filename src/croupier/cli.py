@@ -23,16 +23,16 @@ from croupier.tables_cli import tables_app
 app = typer.Typer(
     name="croupier",
     help="Casino table games run exactly as their rules are written.",
-    no_args_is_help=True,
+    no_args_is_help=True, rich_markup_mode=None,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-play_app = typer.Typer(help="Sit at a table in the terminal.", no_args_is_help=True)
+play_app = typer.Typer(help="Sit at a table in the terminal.", no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(play_app, name="play")
-analyze_app = typer.Typer(help="Exact game mathematics: the odds and house edge of every bet.", no_args_is_help=True)
+analyze_app = typer.Typer(help="Exact game mathematics: the odds and house edge of every bet.", no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(analyze_app, name="analyze")
 simulate_app = typer.Typer(
-    help="Simulate millions of rounds, reproducibly by seed, on every core.", no_args_is_help=True
+    help="Simulate millions of rounds, reproducibly by seed, on every core.", no_args_is_help=True, rich_markup_mode=None
 )
 app.add_typer(simulate_app, name="simulate")
 app.add_typer(tables_app, name="tables")

@@ -15,7 +15,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 tables_app = typer.Typer(
-    help="Open, change and close the tables of a running server (supervisor).", no_args_is_help=True
+    help="Open, change and close the tables of a running server (supervisor).", no_args_is_help=True, rich_markup_mode=None
 )
 
 Server = Annotated[str, typer.Option("--server", help="The server's address.", envvar="CROUPIER_SERVER")]
