@@ -10,11 +10,9 @@ from urllib.parse import quote
 
 import typer
 
-from croupier.tables_cli import DEFAULT_SERVER, Client, Password, Server, User
+from croupier.tables_cli import DEFAULT_SERVER, GROUP_SETTINGS, Client, Password, Server, User
 
-accounts_app = typer.Typer(
-    help="Disable and enable the accounts of a running server (supervisor).", no_args_is_help=True, rich_markup_mode=None
-)
+accounts_app = typer.Typer(help="Disable and enable the accounts of a running server (supervisor).", **GROUP_SETTINGS)
 
 Name = Annotated[str, typer.Argument(help="The account's name.")]
 

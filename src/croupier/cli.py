@@ -18,22 +18,14 @@ import typer
 from croupier.accounts_cli import accounts_app
 from croupier.errors import CroupierError
 from croupier.extras import missing_extra_message, require
-from croupier.tables_cli import tables_app
+from croupier.tables_cli import GROUP_SETTINGS, tables_app
 
-app = typer.Typer(
-    name="croupier",
-    help="Casino table games run exactly as their rules are written.",
-    no_args_is_help=True, rich_markup_mode=None,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-play_app = typer.Typer(help="Sit at a table in the terminal.", no_args_is_help=True, rich_markup_mode=None)
+app = typer.Typer(name="croupier", help="Casino table games run exactly as their rules are written.", **GROUP_SETTINGS)
+play_app = typer.Typer(help="Sit at a table in the terminal.", **GROUP_SETTINGS)
 app.add_typer(play_app, name="play")
-analyze_app = typer.Typer(help="Exact game mathematics: the odds and house edge of every bet.", no_args_is_help=True, rich_markup_mode=None)
+analyze_app = typer.Typer(help="Exact game mathematics: the odds and house edge of every bet.", **GROUP_SETTINGS)
 app.add_typer(analyze_app, name="analyze")
-simulate_app = typer.Typer(
-    help="Simulate millions of rounds, reproducibly by seed, on every core.", no_args_is_help=True, rich_markup_mode=None
-)
+simulate_app = typer.Typer(help="Simulate millions of rounds, reproducibly by seed, on every core.", **GROUP_SETTINGS)
 app.add_typer(simulate_app, name="simulate")
 app.add_typer(tables_app, name="tables")
 app.add_typer(accounts_app, name="accounts")
@@ -632,10 +624,31 @@ def _guard_commands(typer_app: typer.Typer, prefix: str) -> None:
 _guard_commands(app, "")
 
 
+GROUPS: dict[str, typer.Typer] = {
+    "play": play_app,
+    "analyze": analyze_app,
+    "simulate": simulate_app,
+    "tables": tables_app,
+    "accounts": accounts_app,
+}
+"""The command groups, by name: a command of one is run by its group alone (:func:`main`)."""
+
+
+def _run(argv: list[str]) -> None:
+    """The command line ``argv``. Typer builds every command of the app it runs (each one's signature and
+    types) before it parses a word: for a group's command only that group is built, not the whole tree
+    (about a third of ``croupier analyze baccarat``'s start)."""
+    group = GROUPS.get(argv[0]) if argv else None
+    if group is not None:
+        group(args=argv[1:], prog_name=f"croupier {argv[0]}")
+    else:
+        app(args=argv, prog_name="croupier")
+
+
 def main() -> None:
     """Entry point: run the app; an unexpected failure is one line, never a traceback."""
     try:
-        app()
+        _run(sys.argv[1:])
     except CroupierError as error:  # pragma: no cover - commands catch their own
         sys.stderr.write(str(error) + "\n")
         sys.exit(2)

@@ -14,9 +14,18 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-tables_app = typer.Typer(
-    help="Open, change and close the tables of a running server (supervisor).", no_args_is_help=True, rich_markup_mode=None
-)
+GROUP_SETTINGS: dict[str, Any] = {
+    "no_args_is_help": True,
+    "add_completion": False,
+    "pretty_exceptions_enable": False,
+    "rich_markup_mode": None,
+}
+"""Every command group's: its help when given no command; no shell-completion options; no rich tracebacks
+(a failure is one line: ``croupier.cli.main``); help and usage errors as click's plain text (typer's rich
+help imports rich's Markdown and markdown-it on every ``--help``, most of its time). A group is run on
+its own for its commands (``croupier.cli.GROUPS``), so each carries them."""
+
+tables_app = typer.Typer(help="Open, change and close the tables of a running server (supervisor).", **GROUP_SETTINGS)
 
 Server = Annotated[str, typer.Option("--server", help="The server's address.", envvar="CROUPIER_SERVER")]
 User = Annotated[str | None, typer.Option("--user", help="A supervisor's name.", envvar="CROUPIER_USER")]
