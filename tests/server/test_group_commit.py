@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from sqlalchemy import event, select
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import OperationalError
@@ -144,3 +145,46 @@ def test_a_group_whose_commit_fails_keeps_nothing_and_answers_every_bet(server: 
     assert actor.round_id is None  # not even the round's record was kept
     again = server.bet(players["ana"], TABLE, "1", "10")
     assert again.status_code == 200 and again.json()["balance"] == "990.00", again.text
+
+
+def test_a_group_every_bet_of_which_is_refused_keeps_nothing(server: Server) -> None:
+    """Both bets of the group refused by the rules (below the table's 5.00 minimum): no round record, no
+    money, no seat; each names its rule."""
+    players = {name: server.login(name) for name in ("ana", "ben")}
+    actor = server.service.actors[TABLE]
+    answers = together(server, [("ana", "1", "1"), ("ben", "2", "2")])
+    assert all(isinstance(a, Refused) and "the table minimum is 5" in str(a) for a in answers), answers
+    assert actor.round_id is None and table_bets(server) == {} and server.view(TABLE)["seats"] == {}
+    assert [server.balance(h) for h in players.values()] == ["1000.00"] * 2
+
+
+def test_a_fault_in_a_group_answers_every_bet_and_returns_the_money(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine fails on the second bet after the group's commit (a fault, not a refusal): every bet of
+    the group is answered (500: the round is void and its bets returned), and the money comes back."""
+    players = {name: server.login(name) for name in ("ana", "ben", "chen")}
+    actor = server.service.actors[TABLE]
+    assert actor.round is not None
+    kind = type(actor.round)
+    real = kind.bet
+    calls = {"n": 0}
+
+    def failing(self: Any, player: str, spot: str, amount: Any) -> None:
+        calls["n"] += 1
+        if calls["n"] == 5:  # the trial takes the three bets, then the round itself: its second
+            raise RuntimeError("the engine broke")
+        real(self, player, spot, amount)
+
+    monkeypatch.setattr(kind, "bet", failing)
+    answers = together(server, [("ana", "1", "10"), ("ben", "2", "20"), ("chen", "3", "30")])
+    monkeypatch.setattr(kind, "bet", real)
+    assert all(isinstance(a, Refused) and a.status == 500 for a in answers), answers
+    server.advance(1)
+    assert [server.balance(h) for h in players.values()] == ["1000.00"] * 3
+    for _ in range(10):  # the table deals on: its next betting window takes a bet
+        if server.view(TABLE)["phase"] == "betting":
+            break
+        server.advance(5)
+    again = server.bet(players["ana"], TABLE, "1", "10")
+    assert again.status_code == 200, again.text

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from croupier.errors import CroupierError, MoneyError
 from croupier.money import format_amount, parse_amount
@@ -92,16 +92,30 @@ def check(actor: TableActor, command: Command) -> Bet:
 async def handle(actor: TableActor, commands: list[Command]) -> None:
     """Bets that waited on the table's queue together, taken together: each answered after the group's
     commit (a key sent before is answered as it was then). A bet whose key another bet of the group carries
-    waits for the group and comes after it, alone."""
+    waits for the group and comes after it, alone. A fault part-way (the actor then voids the round) or the
+    actor's end leaves none of them without an answer."""
+    try:
+        await _handle(actor, commands)
+    except BaseException as error:
+        for command in commands:
+            if command.future.done():
+                continue
+            if isinstance(error, Exception):
+                await actor.fail(command, error)
+            else:  # the actor was stopped: nothing of the bet was kept
+                command.future.set_exception(Refused(f"table {actor.name} is closing; nothing was changed", 503))
+        raise
+
+
+async def _handle(actor: TableActor, commands: list[Command]) -> None:
     group: list[Bet] = []
     later: list[Command] = []
     keys: set[tuple[int, str | None]] = set()
     try:
         stored = await actor.stored_answers(commands)
-    except Exception as error:  # the database is away: every bet is answered so, the table deals on
+    except SQLAlchemyError as error:  # the database is away: every bet is answered so, the table deals on
         for command in commands:
-            if await actor.fail(command, error):
-                raise
+            await actor.fail(command, error)
         return
     for command, replayed in zip(commands, stored, strict=True):
         try:
@@ -125,7 +139,7 @@ async def handle(actor: TableActor, commands: list[Command]) -> None:
         group = []
     await _answer(actor, group)
     for command in later:
-        await handle(actor, [command])
+        await _handle(actor, [command])
 
 
 async def _take(actor: TableActor, group: list[Bet]) -> bool:
@@ -216,6 +230,7 @@ async def take(actor: TableActor, group: list[Bet]) -> list[Bet]:
         except BaseException:
             for bet in reversed(taken):  # nothing was kept: neither are the seats the bets took
                 _leave(actor, bet)
+            round_.set_seated(actor.seats.names())
             raise
         return round_id, taken
 
