@@ -279,10 +279,14 @@ class Postings:
                     sums[wallet] = sums.get(wallet, 0) + amount
         for wallet, cents in sorted(sums.items()):
             if cents:
-                await self.session.execute(
-                    text("UPDATE wallets SET balance = balance + :cents WHERE id = :id AND kind <> 'player'"),
+                moved = await self.session.execute(
+                    text(
+                        "UPDATE wallets SET balance = balance + :cents WHERE id = :id AND kind <> 'player' RETURNING id"
+                    ),
                     {"cents": cents, "id": wallet},
                 )
+                if moved.first() is None:  # never half a transaction: the whole of the caller's is rolled back
+                    raise LedgerError(f"ledger: wallet {wallet} is not a system wallet; nothing is posted")
         self.session.add_all([record for record, _moves in self.records])
         await self.session.flush()  # the transactions' ids, in one INSERT
         self.session.add_all(

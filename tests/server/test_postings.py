@@ -1,0 +1,71 @@
+"""ledger.Postings, the transactions a table posts together (a group of bets, a settlement): a debit its
+balance cannot cover is refused alone and writes nothing; the system wallets move once, by their sums;
+every transaction balances and every wallet equals its entries; a move onto a wallet that is not a
+system one is refused whole."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from croupier.server import ledger
+from croupier.server.db import make_engine, migrate, sessions
+from croupier.server.models import Wallet
+
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+async def with_wallets(path: Path, balances: list[int]) -> tuple[object, list[int], int]:
+    engine = make_engine(f"sqlite:///{path}")
+    await migrate(engine)
+    async with sessions(engine)() as session, session.begin():
+        players = [Wallet(kind="player", balance=0) for _cents in balances]
+        table = Wallet(kind="in_play", balance=0)
+        cashier = Wallet(kind="cashier", balance=0)
+        session.add_all([*players, table, cashier])
+        await session.flush()
+        for wallet, cents in zip(players, balances, strict=True):
+            await ledger.post(session, "deposit", [(wallet.id, cents), (cashier.id, -cents)], now=NOW)
+        return engine, [w.id for w in players], table.id
+
+
+def test_a_debit_refused_writes_nothing_and_the_others_stand(tmp_path: Path) -> None:
+    async def run() -> tuple[list[object], tuple[int, int, int], bool, list[int]]:
+        engine, players, table = await with_wallets(tmp_path / "p.db", [1000, 50, 1000])
+        outcomes: list[object] = []
+        async with sessions(engine)() as session, session.begin():  # type: ignore[arg-type]
+            postings = ledger.Postings(session, "bet", NOW, [table])
+            for wallet in players:
+                try:
+                    _record, after = await postings.post([(wallet, -100), (table, 100)], round_id=None, memo="bet")
+                    outcomes.append(after[wallet])
+                except ledger.InsufficientFunds as refused:
+                    outcomes.append(str(refused))
+            await postings.write()
+        async with sessions(engine)() as session:  # type: ignore[arg-type]
+            sums = await ledger.ledger_sums(session)
+            whole = await ledger.wallets_match_entries(session)
+            left = [await session.get(Wallet, w) for w in [*players, table]]
+        await engine.dispose()  # type: ignore[attr-defined]
+        return outcomes, sums, whole, [w.balance for w in left if w is not None]
+
+    outcomes, sums, whole, balances = asyncio.run(run())
+    assert outcomes[0] == 900 and outcomes[2] == 900
+    assert "balance is 0.50; 1.00 is needed (bet)" in str(outcomes[1])
+    assert balances == [900, 50, 900, 200]
+    assert whole and sums[0] == 0 and sums[2] == 0  # entries sum to zero, every transaction balances
+
+
+def test_a_move_onto_a_wallet_that_is_not_a_system_one_is_refused(tmp_path: Path) -> None:
+    async def run() -> None:
+        engine, players, _table = await with_wallets(tmp_path / "q.db", [1000, 1000])
+        async with sessions(engine)() as session, session.begin():  # type: ignore[arg-type]
+            postings = ledger.Postings(session, "bet", NOW, [players[1]])  # a player's wallet named as the table's
+            await postings.post([(players[0], -100), (players[1], 100)], round_id=None, memo="bet")
+            await postings.write()
+
+    with pytest.raises(ledger.LedgerError, match="is not a system wallet"):
+        asyncio.run(run())
