@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from croupier.errors import CroupierError, MoneyError
@@ -31,6 +32,7 @@ from croupier.money import format_amount, parse_amount
 from croupier.server import drivers, faults, ledger, seating, stakes
 from croupier.server.commands import Command, Refused
 from croupier.server.db import retrying
+from croupier.server.models import BetRecord, IdempotencyRecord
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncSession
@@ -225,8 +227,7 @@ async def take(actor: TableActor, group: list[Bet]) -> list[Bet]:
                     await transaction.rollback()  # no bet stands: not even the round's record is kept
                     return round_id, taken
                 await postings.write()
-                for bet in taken:
-                    _record(actor, session, round_id, bet)
+                await _records(actor, session, round_id, taken)
         except BaseException:
             for bet in reversed(taken):  # nothing was kept: neither are the seats the bets took
                 _leave(actor, bet)
@@ -241,21 +242,39 @@ async def take(actor: TableActor, group: list[Bet]) -> list[Bet]:
     return taken
 
 
-def _record(actor: TableActor, session: AsyncSession, round_id: int, bet: Bet) -> None:
-    """The bet's record and its answer, kept with its key: written by the group's commit."""
-    who = bet.command.identity
-    assert bet.ledger is not None
-    session.add(
-        stakes.bet_record(actor, round_id, who.id, bet.cents, bet.balance, bet.ledger.id, kind="bet", spot=bet.spot)
-    )
-    bet.answer = {
-        "accepted": True,
-        "round": round_id,
-        "spot": bet.spot,
-        "amount": ledger.money_text(bet.cents),
-        "balance": ledger.money_text(bet.balance),
-    }
-    actor.remember(session, bet.command, bet.answer)
+async def _records(actor: TableActor, session: AsyncSession, round_id: int, taken: list[Bet]) -> None:
+    """The bets' records and their answers, kept with their keys: one insert each, written with the
+    group's commit."""
+    now = actor.clock.now()
+    bets, answers = [], []
+    for bet in taken:
+        who = bet.command.identity
+        assert bet.ledger is not None
+        bets.append(
+            {
+                "round_id": round_id,
+                "account_id": who.id,
+                "kind": "bet",
+                "spot": bet.spot,
+                "amount": bet.cents,
+                "balance_after": bet.balance,
+                "transaction_id": bet.ledger.id,
+                "created_at": now,
+            }
+        )
+        bet.answer = {
+            "accepted": True,
+            "round": round_id,
+            "spot": bet.spot,
+            "amount": ledger.money_text(bet.cents),
+            "balance": ledger.money_text(bet.balance),
+        }
+        keyed = actor.keyed(bet.command)
+        if keyed is not None:
+            answers.append(keyed.row(bet.answer, now))
+    await session.execute(insert(BetRecord), bets)
+    if answers:
+        await session.execute(insert(IdempotencyRecord), answers)
 
 
 @contextlib.contextmanager

@@ -59,17 +59,19 @@ class Keyed:
 
     def remember(self, session: AsyncSession, answer: dict[str, Any], now: datetime) -> None:
         """Keep ``answer`` for this key, in the caller's transaction (it commits with the money)."""
-        session.add(
-            IdempotencyRecord(
-                account_id=self.account_id,
-                scope=self.scope,
-                key=self.key,
-                request_digest=self.digest,
-                status=200,
-                response=answer,
-                created_at=now,
-            )
-        )
+        session.add(IdempotencyRecord(**self.row(answer, now)))
+
+    def row(self, answer: dict[str, Any], now: datetime) -> dict[str, Any]:
+        """The record that keeps ``answer`` for this key, as a row (for a group's one insert)."""
+        return {
+            "account_id": self.account_id,
+            "scope": self.scope,
+            "key": self.key,
+            "request_digest": self.digest,
+            "status": 200,
+            "response": answer,
+            "created_at": now,
+        }
 
 
 async def replayed_all(session: AsyncSession, requests: list[Keyed]) -> list[dict[str, Any] | Refused | None]:

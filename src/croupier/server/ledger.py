@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
-from sqlalchemy import case, func, select, text
+from sqlalchemy import case, func, insert, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from croupier.errors import CroupierError
@@ -288,12 +288,14 @@ class Postings:
                 if moved.first() is None:  # never half a transaction: the whole of the caller's is rolled back
                     raise LedgerError(f"ledger: wallet {wallet} is not a system wallet; nothing is posted")
         self.session.add_all([record for record, _moves in self.records])
-        await self.session.flush()  # the transactions' ids, in one INSERT
-        self.session.add_all(
-            Entry(transaction_id=record.id, wallet_id=wallet, amount=amount)
+        await self.session.flush()  # the transactions, and their ids
+        entries = [
+            {"transaction_id": record.id, "wallet_id": wallet, "amount": amount}
             for record, moves in self.records
             for wallet, amount in moves.items()
-        )
+        ]
+        if entries:  # all of them in one statement (the ORM's flush would insert them one by one)
+            await self.session.execute(insert(Entry), entries)
 
 
 async def ledger_sums(session: AsyncSession) -> tuple[int, int, int]:

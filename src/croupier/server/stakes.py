@@ -8,7 +8,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from croupier.money import format_amount
@@ -222,20 +222,23 @@ async def settle(actor: TableActor, session: AsyncSession, record: RoundRecord, 
     if unmoved:  # a bettor who lost all: their wallet did not move, its balance is read (one query for all)
         found = dict((await session.execute(select(Wallet.id, Wallet.balance).where(Wallet.id.in_(unmoved)))).all())
     balances: dict[int, int] = {}
+    rows = []
     for account_id, staked, returned, gain, transaction, balance in results:
         balance_after = balance if balance is not None else int(found[wallets[account_id]])
         balances[account_id] = balance_after
-        session.add(
-            Settlement(
-                round_id=record.id,
-                account_id=account_id,
-                staked=staked,
-                returned=returned,
-                balance_before=actor.balance_before.get(account_id, balance_after - gain),
-                balance_after=balance_after,
-                transaction_id=transaction.id,
-            )
+        rows.append(
+            {
+                "round_id": record.id,
+                "account_id": account_id,
+                "staked": staked,
+                "returned": returned,
+                "balance_before": actor.balance_before.get(account_id, balance_after - gain),
+                "balance_after": balance_after,
+                "transaction_id": transaction.id,
+            }
         )
+    if rows:  # one statement for the table's settlements
+        await session.execute(insert(Settlement), rows)
     record.status = "settled"
     record.ended_at = actor.clock.now()
     record.spec = round_.spec()
