@@ -625,11 +625,9 @@ _guard_commands(app, "")
 
 
 GROUPS: dict[str, typer.Typer] = {
-    "play": play_app,
-    "analyze": analyze_app,
-    "simulate": simulate_app,
-    "tables": tables_app,
-    "accounts": accounts_app,
+    info.name: info.typer_instance
+    for info in app.registered_groups
+    if isinstance(info.name, str) and info.typer_instance is not None
 }
 """The command groups, by name: a command of one is run by its group alone (:func:`main`)."""
 

@@ -240,8 +240,9 @@ class Postings:
     (a table's own wallets): a table's group of bets, or a round's settlement. Each player's move is made
     at once, in the caller's order, and one refused (:class:`InsufficientFunds`: nothing of its
     transaction is written) leaves the others be; :meth:`write` then moves each system wallet once, by the
-    sum of its moves, and writes every transaction and its entries in two statements. All of it inside
-    the caller's database transaction: committed whole, or not at all."""
+    sum of its moves, and writes the transactions (the ORM's flush, for their ids: one insert a row on
+    SQLite) and all their entries by one insert. All of it inside the caller's database transaction:
+    committed whole, or not at all."""
 
     def __init__(self, session: AsyncSession, kind: str, now: datetime, system: Iterable[int]) -> None:
         self.session = session

@@ -56,7 +56,18 @@ async def _stake(
         who=player,
         now=actor.clock.now(),
     )
-    session.add(bet_record(actor, round_id, account_id, cents, after[wallet], transaction.id, kind=kind, spot=spot))
+    session.add(
+        BetRecord(
+            round_id=round_id,
+            account_id=account_id,
+            kind=kind,
+            spot=spot,
+            amount=cents,
+            balance_after=after[wallet],
+            transaction_id=transaction.id,
+            created_at=actor.clock.now(),
+        )
+    )
     return after[wallet]
 
 
@@ -86,22 +97,6 @@ async def lock_bettors(actor: TableActor, session: AsyncSession, account_ids: li
     group that shares a player)."""
     wallets = [await player_wallet(actor, session, account_id) for account_id in sorted(set(account_ids))]
     await ledger.lock_wallets(session, [actor.own_wallets().in_play, *wallets])
-
-
-def bet_record(
-    actor: TableActor, round_id: int, account_id: int, cents: int, balance: int, transaction_id: int, **what: str
-) -> BetRecord:
-    """The record of money a player put on the table (``what``: its ``kind`` and ``spot``)."""
-    return BetRecord(
-        round_id=round_id,
-        account_id=account_id,
-        kind=what["kind"],
-        spot=what["spot"],
-        amount=cents,
-        balance_after=balance,
-        transaction_id=transaction_id,
-        created_at=actor.clock.now(),
-    )
 
 
 async def cannot_cover(actor: TableActor, money: dict[str, int], decider: str) -> set[str]:
