@@ -35,11 +35,12 @@ def coup_by_rest(base_url: str, token: str, spot: str = "player") -> int:
     while snapshot(base_url, BACCARAT, token)["phase"] != "betting":
         assert time.monotonic() < deadline
         time.sleep(0.1)
-    rest(base_url, "POST", f"/api/tables/{BACCARAT}/bets", token, {"spot": spot, "amount": "10"}, uuid.uuid4().hex)
-    while True:
+    bet = rest(
+        base_url, "POST", f"/api/tables/{BACCARAT}/bets", token, {"spot": spot, "amount": "10"}, uuid.uuid4().hex
+    )
+    while True:  # one snapshot a look: the last round is the bet's own, with its result
         last = snapshot(base_url, BACCARAT, token)["last_round"] or {}
-        round_ = snapshot(base_url, BACCARAT, token)["round"] or {}
-        if last.get("result") and not round_.get("bets", {}).get(spot, {}).get("chen"):
+        if last.get("id") == bet["round"] and last.get("result"):
             return int(last["coup"])
         assert time.monotonic() < deadline, "the coup did not end"
         time.sleep(0.1)
