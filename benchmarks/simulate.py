@@ -5,8 +5,7 @@ rounds from real shoes (cut card, burns, the analysis's strategy) with one threa
 per core (numba's threads, chunks of :data:`croupier.sim.blackjack.DEFAULT_CHUNK` rounds). A warm-up
 run comes first (numba compiles the kernel once, or loads it from its cache). Timings on a shared
 machine are noisy: each figure is the median of ``--repeat`` runs, with their range. The aim is 9
-million one-box rounds a second on one core (1.5 times a public numba simulator's 5.1-5.9 million
-hands a second on this machine).
+million one-box rounds a second on one core.
 
 What a seven-box round costs beside a one-box round is bounded by what it deals: the benchmark also
 prints the cards and decisions of an average round of each (from :func:`record_blackjack`, the same
