@@ -7,11 +7,13 @@ and the three derived roads drawn with three glyphs. Screenshots in English and 
 from __future__ import annotations
 
 import time
+import urllib.error
 import uuid
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from tests.web.pages import bet_on_box, rest, sign_in, token_of, wait_betting
+from tests.web.pages import BETTING_MARGIN_MS, bet_on_box, rest, sign_in, token_of, wait_betting
 
 ONLINE, BACCARAT = 2, 11  # baccarat-play: a table of this file's own (tests/web/run_server.py)
 LAPTOP, PHONE = (1366, 900), (390, 844)
@@ -30,14 +32,28 @@ def snapshot(base_url: str, table: int, token: str) -> dict[str, Any]:
 
 
 def coup_by_rest(base_url: str, token: str, spot: str = "player") -> int:
-    """Bet 10 on ``spot`` at the next betting window and wait for its coup to be over; its number."""
-    deadline = time.monotonic() + 20
-    while snapshot(base_url, BACCARAT, token)["phase"] != "betting":
-        assert time.monotonic() < deadline
-        time.sleep(0.1)
-    bet = rest(
-        base_url, "POST", f"/api/tables/{BACCARAT}/bets", token, {"spot": spot, "amount": "10"}, uuid.uuid4().hex
-    )
+    """Bet 10 on ``spot`` in a betting window with time left and wait for its coup to be over; its number.
+    A bet the table refused because its window closed first (a loaded machine answers late) is placed
+    again in the next window, as a player would."""
+    deadline = time.monotonic() + 30
+    refusals: list[str] = []
+    bet: dict[str, Any] | None = None
+    while bet is None:
+        assert time.monotonic() < deadline, f"no betting window took the bet: {refusals}"
+        state = snapshot(base_url, BACCARAT, token)
+        closes = state.get("closes_at")
+        left = datetime.fromisoformat(closes).timestamp() - time.time() if closes else 0.0
+        if state["phase"] != "betting" or left < BETTING_MARGIN_MS / 1000:
+            time.sleep(0.1)
+            continue
+        body = {"spot": spot, "amount": "10"}
+        try:
+            bet = rest(base_url, "POST", f"/api/tables/{BACCARAT}/bets", token, body, uuid.uuid4().hex)
+        except urllib.error.HTTPError as refused:
+            if refused.code != 409:
+                raise
+            refusals.append(refused.read().decode(errors="replace"))
+            time.sleep(0.5)
     while True:  # one snapshot a look: the last round is the bet's own, with its result
         last = snapshot(base_url, BACCARAT, token)["last_round"] or {}
         if last.get("id") == bet["round"] and last.get("result"):
