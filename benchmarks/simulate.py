@@ -75,16 +75,20 @@ def rate(rules: Rules, strategy: Strategy, rounds: int, boxes: int, workers: int
 
 def whole_chunks(rounds: int, workers: int) -> int:
     """``rounds`` rounded up to a whole number of chunks for each worker: a run of fewer chunks than its
-    threads can take at once (750,000 rounds are three chunks) would time the chunking, not the cores."""
+    threads can take at once (750,000 rounds are three chunks) would time the chunking, not the cores. On a
+    machine of many cores this makes the 7-box runs longer (each run plays at least one chunk a core)."""
     step = DEFAULT_CHUNK * workers
     return max(-(-rounds // step) * step, step)
 
 
 def work(rules: Rules, strategy: Strategy, boxes: int) -> tuple[float, float]:
-    """The cards drawn (burns included) and the decisions made in an average round."""
+    """The cards drawn (burns included) and the decisions made for an average settled round: a round voided
+    when the shoe ran out is dealt again, and its cards count against the round that settles, as its time
+    does in the rounds a second."""
     recorded, _ = record_blackjack(rules, WORK_ROUNDS, seed="work", boxes=boxes, strategy=strategy)
-    cards = sum(len(r.cards) for r in recorded) / len(recorded)
-    decisions = sum(len(r.decisions) for r in recorded) / len(recorded)
+    settled = sum(1 for r in recorded if not r.voided)
+    cards = sum(len(r.cards) for r in recorded) / settled
+    decisions = sum(len(r.decisions) for r in recorded) / settled
     return cards, decisions
 
 
@@ -119,6 +123,7 @@ def speed(rounds: int, repeat: int) -> None:
             f"{'':<12} a 7-box round costs {one_box / seven:.2f} one-box rounds on 1 core; "
             f"it deals {seven_cards / one_cards:.2f} times the cards"
         )
+    print("ns/card: a round's time on 1 core over the cards it deals (decisions and settlement included)")
     print(f"load average after: {load()}")
 
 
