@@ -43,6 +43,7 @@ from croupier.server import (
 )
 from croupier.server.clock import Clock, Sleeper
 from croupier.server.commands import Command, Refused
+from croupier.server.db import answered
 from croupier.server.fair import new_seed
 from croupier.server.fence import LeaseLost
 from croupier.server.games import (
@@ -391,10 +392,11 @@ class TableActor:
             command = await self._next_command(self.deadline if timed else None)
             if command is None:
                 return True
-            if command.kind == "bet":  # with the bets that waited behind it: one transaction (betting.py)
-                await betting.handle(self, [command, *self._waiting_bets()])
-            else:
-                await self._handle(command)
+            with answered():  # a player waits on it: on SQLite its writes go before the other tables' chores
+                if command.kind == "bet":  # with the bets that waited behind it: one transaction (betting.py)
+                    await betting.handle(self, [command, *self._waiting_bets()])
+                else:
+                    await self._handle(command)
         return False
 
     def _waiting_bets(self) -> list[Command]:

@@ -9,9 +9,13 @@ database to the newest.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import heapq
+import itertools
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -48,13 +52,20 @@ def is_sqlite(url: str) -> bool:
     return url.startswith("sqlite")
 
 
+POOL_OVERFLOW = 90
+"""Connections a SQLite engine opens beyond its 10 kept ones. Writers wait for their turn at the write gate
+(:class:`_WriteGate`) holding a connection: a pool smaller than the writers waiting would make a bet wait
+for a connection behind the other tables' settlements, first come first served, before it ever reaches
+the gate that would let it pass them."""
+
+
 def make_engine(url: str, *, writes: bool = True) -> AsyncEngine:
     """An engine for ``url``. On SQLite a writing engine begins every transaction IMMEDIATE (it takes the
     write lock first, so a read then a write never fails on a snapshot a concurrent writer made stale);
     a reading engine (``writes=False``) begins DEFERRED and, in WAL mode, never waits for a writer."""
     url = normalise_url(url)
     if is_sqlite(url):
-        engine = create_async_engine(url, connect_args={"timeout": 30})
+        engine = create_async_engine(url, connect_args={"timeout": 30}, pool_size=10, max_overflow=POOL_OVERFLOW)
 
         @event.listens_for(engine.sync_engine, "connect")
         def _pragmas(connection: Any, _record: Any) -> None:
@@ -84,16 +95,70 @@ GATE_SECONDS = 30.0
 """How long a writer waits for its turn (SQLite's busy timeout): then its transaction fails, as locked."""
 
 
+ANSWERED: ContextVar[bool] = ContextVar("croupier_db_answered", default=False)
+"""Set while a coroutine writes what a waiting request is answered with (a bet, a decision's stakes):
+on SQLite its transaction takes the write gate before those that no one waits on (see :func:`answered`)."""
+
+
+@contextlib.contextmanager
+def answered() -> Iterator[None]:
+    """The transactions opened inside are ones a player waits on: SQLite's write gate serves them first."""
+    token = ANSWERED.set(True)
+    try:
+        yield
+    finally:
+        ANSWERED.reset(token)
+
+
+class _Turns:
+    """A lock whose waiters are served by class (answered first, then the rest), and in each class in the
+    order they came: what a player waits on (a bet, a decision's stakes) is not queued behind the
+    settlements, round records and shoe records of the other tables, which no one waits on. It starves
+    nothing for long: answered writes come only in betting windows and decisions, a few milliseconds each.
+    """
+
+    def __init__(self) -> None:
+        self.held = False
+        self.waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self.arrivals = itertools.count()
+
+    async def acquire(self, first: bool) -> None:
+        if not self.held and not self.waiting:
+            self.held = True
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        entry = (0 if first else 1, next(self.arrivals), turn)
+        heapq.heappush(self.waiting, entry)
+        try:
+            await turn
+        except BaseException:
+            if turn.done() and not turn.cancelled():  # the gate was handed over as the wait was given up
+                self.release()
+            else:
+                self.waiting.remove(entry)
+                heapq.heapify(self.waiting)
+            raise
+
+    def release(self) -> None:
+        while self.waiting:
+            _, _, turn = heapq.heappop(self.waiting)
+            if not turn.done():
+                turn.set_result(None)  # handed over: still held
+                return
+        self.held = False
+
+
 class _WriteGate:
     """SQLite lets one transaction write at a time. Left to SQLite, a writer that finds the database locked
     sleeps and tries again (its busy handler: 1, 2, 5, … up to 100 ms at a time), so that under load most of
     a write's time is sleeping after the lock was free. The gate queues this process's writers instead: a
-    transaction that writes waits for its turn on an :class:`asyncio.Lock` (first come, first served) before
-    its ``BEGIN IMMEDIATE`` and hands it on the moment its commit or rollback has returned. Another process
-    on the same file still meets the busy handler, as before."""
+    transaction that writes waits for its turn (:class:`_Turns`: the writes a request waits on first, then
+    the others, each in the order they came) before its ``BEGIN IMMEDIATE`` and hands it on the moment its
+    commit or rollback has returned. Another process on the same file still meets the busy handler, as
+    before."""
 
     def __init__(self, engine: AsyncEngine) -> None:
-        self.lock = asyncio.Lock()
+        self.turns = _Turns()
         self.holder: int | None = None  # id() of the DBAPI connection whose transaction holds the gate
         dialect = engine.sync_engine.dialect
         commit, rollback = dialect.do_commit, dialect.do_rollback
@@ -130,7 +195,7 @@ class _WriteGate:
         raw = id(connection.connection.dbapi_connection)
         if self.holder != raw:
             try:
-                await_only(asyncio.wait_for(self.lock.acquire(), GATE_SECONDS))
+                await_only(asyncio.wait_for(self.turns.acquire(ANSWERED.get()), GATE_SECONDS))
             except TimeoutError:  # as SQLite's busy timeout would have said
                 raise OperationalError("BEGIN IMMEDIATE", None, Exception("database is locked")) from None
             self.holder = raw
@@ -138,7 +203,7 @@ class _WriteGate:
     def leave(self, dbapi_connection: Any) -> None:
         if self.holder is not None and self.holder == id(dbapi_connection):
             self.holder = None
-            self.lock.release()
+            self.turns.release()
 
 
 RETRIED_STATES = frozenset({"40P01", "40001"})

@@ -1,0 +1,109 @@
+"""SQLite's write gate (croupier.server.db): one writer at a time, and the writes a player waits on (a bet,
+a decision's stakes: ``db.answered()``) before the ones no one waits on (the other tables' settlements,
+round and shoe records), each class in the order it came. A bet is never queued behind a burst of
+settlements, neither at the gate nor, before it, for a connection from the pool."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from croupier.server import db
+
+CHORES = 24
+"""Writers no one waits on, queued at the gate before a bet's: more than the connections the engine's pool
+kept before the gate served bets first (5, and 10 more at most)."""
+
+
+def test_turns_serve_the_answered_first_then_in_order() -> None:
+    async def scenario() -> list[str]:
+        turns = db._Turns()
+        order: list[str] = []
+        await turns.acquire(False)  # held
+
+        async def writer(name: str, first: bool) -> None:
+            await turns.acquire(first)
+            order.append(name)
+            await asyncio.sleep(0)
+            turns.release()
+
+        tasks = [asyncio.create_task(writer("chore-1", False)), asyncio.create_task(writer("chore-2", False))]
+        await asyncio.sleep(0)
+        tasks += [asyncio.create_task(writer("bet-1", True)), asyncio.create_task(writer("bet-2", True))]
+        await asyncio.sleep(0)
+        turns.release()
+        await asyncio.gather(*tasks)
+        assert not turns.held and not turns.waiting
+        return order
+
+    assert asyncio.run(scenario()) == ["bet-1", "bet-2", "chore-1", "chore-2"]
+
+
+def test_a_writer_that_gives_up_waiting_does_not_hold_the_gate() -> None:
+    """A wait that times out (SQLite's 'database is locked') leaves the queue; one handed the gate as it gave
+    up hands it on."""
+
+    async def scenario() -> list[str]:
+        turns = db._Turns()
+        order: list[str] = []
+        await turns.acquire(False)
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(turns.acquire(True), 0.01)
+        assert not turns.waiting
+
+        async def writer(name: str) -> None:
+            await turns.acquire(False)
+            order.append(name)
+            turns.release()
+
+        late = asyncio.create_task(turns.acquire(True))
+        after = asyncio.create_task(writer("after"))
+        await asyncio.sleep(0)
+        turns.release()  # handed to ``late`` ...
+        late.cancel()  # ... which gives up before it runs: the gate goes on to ``after``
+        await asyncio.gather(late, return_exceptions=True)
+        await asyncio.wait_for(after, 1)
+        return order
+
+    assert asyncio.run(scenario()) == ["after"]
+
+
+def test_a_bet_passes_the_settlements_queued_before_it(tmp_path: Path) -> None:
+    """A transaction holds the gate; CHORES writers no one waits on queue behind it, then one a player waits
+    on. When the first commits, the answered writer writes next, before every chore queued before it."""
+
+    async def scenario() -> list[str]:
+        engine = db.make_engine(f"sqlite:///{tmp_path / 'gate.db'}")
+        async with engine.begin() as connection:
+            await connection.execute(text("CREATE TABLE writes (n INTEGER PRIMARY KEY, who TEXT)"))
+        make = db.sessions(engine)
+
+        async def write(who: str) -> None:
+            async with make() as session, session.begin():
+                await session.execute(text("INSERT INTO writes (who) VALUES (:who)"), {"who": who})
+
+        async def bet() -> None:
+            with db.answered():
+                await write("bet")
+
+        holder = make()
+        await holder.begin()
+        await holder.execute(text("INSERT INTO writes (who) VALUES ('holder')"))  # holds the gate
+        chores = [asyncio.create_task(write(f"chore-{i}")) for i in range(CHORES)]
+        await asyncio.sleep(0.2)  # every chore is waiting for its turn
+        answered = asyncio.create_task(bet())
+        await asyncio.sleep(0.2)
+        await holder.commit()
+        await holder.close()
+        await asyncio.wait_for(asyncio.gather(answered, *chores), 30)
+        async with make() as session:
+            order = [row[0] for row in await session.execute(text("SELECT who FROM writes ORDER BY n"))]
+        await engine.dispose()
+        return order
+
+    order = asyncio.run(scenario())
+    assert order[:2] == ["holder", "bet"], order
+    assert sorted(order[2:]) == sorted(f"chore-{i}" for i in range(CHORES))  # then every chore
