@@ -107,3 +107,22 @@ def test_a_bet_passes_the_settlements_queued_before_it(tmp_path: Path) -> None:
     order = asyncio.run(scenario())
     assert order[:2] == ["holder", "bet"], order
     assert sorted(order[2:]) == sorted(f"chore-{i}" for i in range(CHORES))  # then every chore
+
+
+def test_a_wait_given_up_after_the_gate_passed_it_by_ends_cleanly() -> None:
+    """A waiter cancelled while the gate is released: the release skips it, and its own end finds its place
+    in the queue already gone (it is cancelled, not failed, and the gate is free)."""
+
+    async def scenario() -> tuple[object, bool, int]:
+        turns = db._Turns()
+        await turns.acquire(False)
+        waiter = asyncio.create_task(turns.acquire(True))
+        await asyncio.sleep(0)  # waiting for its turn
+        waiter.cancel()  # its turn is cancelled at once; the task ends at its next step
+        turns.release()  # passes the cancelled turn by: the gate is free
+        (outcome,) = await asyncio.gather(waiter, return_exceptions=True)
+        return outcome, turns.held, len(turns.waiting)
+
+    outcome, held, waiting = asyncio.run(scenario())
+    assert isinstance(outcome, asyncio.CancelledError), outcome
+    assert (held, waiting) == (False, 0)

@@ -134,7 +134,7 @@ class _Turns:
         except BaseException:
             if turn.done() and not turn.cancelled():  # the gate was handed over as the wait was given up
                 self.release()
-            else:
+            elif entry in self.waiting:  # (a release may have passed the cancelled turn by already)
                 self.waiting.remove(entry)
                 heapq.heapify(self.waiting)
             raise
