@@ -121,8 +121,66 @@ def test_a_wait_given_up_after_the_gate_passed_it_by_ends_cleanly() -> None:
         waiter.cancel()  # its turn is cancelled at once; the task ends at its next step
         turns.release()  # passes the cancelled turn by: the gate is free
         (outcome,) = await asyncio.gather(waiter, return_exceptions=True)
-        return outcome, turns.held, len(turns.waiting)
+        return outcome, turns.held, turns.waiting
 
     outcome, held, waiting = asyncio.run(scenario())
     assert isinstance(outcome, asyncio.CancelledError), outcome
     assert (held, waiting) == (False, 0)
+
+
+def test_a_chore_that_waited_long_enough_goes_before_newer_answered_writes() -> None:
+    """No starvation: a steady flow of answered writes does not hold a settlement back past ``wait_most``."""
+
+    async def scenario() -> list[str]:
+        turns = db._Turns(wait_most=0.05)
+        order: list[str] = []
+        await turns.acquire(False)
+
+        async def writer(name: str, first: bool) -> None:
+            await turns.acquire(first)
+            order.append(name)
+            turns.release()
+
+        chore = asyncio.create_task(writer("chore", False))
+        await asyncio.sleep(0.1)  # the chore has waited past wait_most
+        bet = asyncio.create_task(writer("bet", True))
+        await asyncio.sleep(0)
+        turns.release()
+        await asyncio.gather(chore, bet)
+        return order
+
+    assert asyncio.run(scenario()) == ["chore", "bet"]
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:"])
+def test_an_in_memory_database_still_makes_an_engine(url: str) -> None:
+    async def scenario() -> int:
+        engine = db.make_engine(url)
+        async with engine.begin() as connection:
+            value = (await connection.execute(text("SELECT 1"))).scalar_one()
+        await engine.dispose()
+        return int(value)
+
+    assert asyncio.run(scenario()) == 1
+
+
+def test_the_gate_is_handed_on_at_the_commit(tmp_path: Path) -> None:
+    """The dialect's commit is given the pool's wrapper of the connection: the gate is left there, not only
+    when the connection goes back to the pool, so a session kept open holds nothing between transactions."""
+
+    async def scenario() -> tuple[bool, bool]:
+        engine = db.make_engine(f"sqlite:///{tmp_path / 'commit.db'}")
+        gate = db.GATES[engine.sync_engine]
+        async with engine.begin() as connection:
+            await connection.execute(text("CREATE TABLE t (x INTEGER)"))
+        session = db.sessions(engine)()
+        await session.begin()
+        await session.execute(text("INSERT INTO t VALUES (1)"))
+        during = gate.turns.held
+        await session.commit()
+        after = gate.turns.held  # the session is still open
+        await session.close()
+        await engine.dispose()
+        return during, after
+
+    assert asyncio.run(scenario()) == (True, False)

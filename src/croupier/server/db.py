@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import heapq
-import itertools
 import logging
 import secrets
+import time
+import weakref
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from pathlib import Path
@@ -53,10 +54,11 @@ def is_sqlite(url: str) -> bool:
 
 
 POOL_OVERFLOW = 90
-"""Connections a SQLite engine opens beyond its 10 kept ones. Writers wait for their turn at the write gate
-(:class:`_WriteGate`) holding a connection: a pool smaller than the writers waiting would make a bet wait
-for a connection behind the other tables' settlements, first come first served, before it ever reaches
-the gate that would let it pass them."""
+"""Connections a writing SQLite engine opens beyond its 10 kept ones (a reading engine, which never waits
+at the gate, keeps SQLAlchemy's default pool; an in-memory database its single connection). Writers wait
+for their turn at the write gate (:class:`_WriteGate`) holding a connection: a pool smaller than the
+writers waiting would make a bet wait for a connection behind the other tables' settlements, first come
+first served, before it ever reaches the gate that would let it pass them."""
 
 
 def make_engine(url: str, *, writes: bool = True) -> AsyncEngine:
@@ -65,7 +67,9 @@ def make_engine(url: str, *, writes: bool = True) -> AsyncEngine:
     a reading engine (``writes=False``) begins DEFERRED and, in WAL mode, never waits for a writer."""
     url = normalise_url(url)
     if is_sqlite(url):
-        engine = create_async_engine(url, connect_args={"timeout": 30}, pool_size=10, max_overflow=POOL_OVERFLOW)
+        in_memory = url in ("sqlite+aiosqlite://", "sqlite+aiosqlite:///:memory:")
+        pool: dict[str, int] = {} if in_memory or not writes else {"pool_size": 10, "max_overflow": POOL_OVERFLOW}
+        engine = create_async_engine(url, connect_args={"timeout": 30}, **pool)
 
         @event.listens_for(engine.sync_engine, "connect")
         def _pragmas(connection: Any, _record: Any) -> None:
@@ -78,6 +82,8 @@ def make_engine(url: str, *, writes: bool = True) -> AsyncEngine:
             cursor.close()
 
         gate = _WriteGate(engine) if writes else None
+        if gate is not None:
+            GATES[engine.sync_engine] = gate
 
         @event.listens_for(engine.sync_engine, "begin")
         def _begin(connection: Connection) -> None:
@@ -90,6 +96,9 @@ def make_engine(url: str, *, writes: bool = True) -> AsyncEngine:
         return engine
     return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
 
+
+GATES: weakref.WeakKeyDictionary[Any, _WriteGate] = weakref.WeakKeyDictionary()
+"""Each writing SQLite engine's gate, by its sync engine (for tests and diagnostics)."""
 
 GATE_SECONDS = 30.0
 """How long a writer waits for its turn (SQLite's busy timeout): then its transaction fails, as locked."""
@@ -110,38 +119,54 @@ def answered() -> Iterator[None]:
         ANSWERED.reset(token)
 
 
-class _Turns:
-    """A lock whose waiters are served by class (answered first, then the rest), and in each class in the
-    order they came: what a player waits on (a bet, a decision's stakes) is not queued behind the
-    settlements, round records and shoe records of the other tables, which no one waits on. It starves
-    nothing for long: answered writes come only in betting windows and decisions, a few milliseconds each.
-    """
+CHORE_WAIT_MOST = 0.5
+"""Seconds a write no one waits on (a settlement, a round or shoe record) waits behind the answered ones at
+most: then it goes next, however many answered writes have come since, so none is starved."""
 
-    def __init__(self) -> None:
+
+class _Turns:
+    """A lock whose waiters are served by class, each class in the order it came: the writes a player waits
+    on (a bet, a decision's stakes) before the others (the settlements, round and shoe records of the other
+    tables, sign-ins, the lease round), so that a bet is not queued behind the chores of every table whose
+    round just ended. A write of the second class that has waited :data:`CHORE_WAIT_MOST` goes next all
+    the same: a steady flow of answered writes never holds a settlement back for long."""
+
+    def __init__(self, wait_most: float = CHORE_WAIT_MOST) -> None:
         self.held = False
-        self.waiting: list[tuple[int, int, asyncio.Future[None]]] = []
-        self.arrivals = itertools.count()
+        self.wait_most = wait_most
+        self.answered: deque[asyncio.Future[None]] = deque()
+        self.chores: deque[tuple[float, asyncio.Future[None]]] = deque()
+
+    @property
+    def waiting(self) -> int:
+        return len(self.answered) + len(self.chores)
 
     async def acquire(self, first: bool) -> None:
         if not self.held and not self.waiting:
             self.held = True
             return
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        entry = (0 if first else 1, next(self.arrivals), turn)
-        heapq.heappush(self.waiting, entry)
+        entry = (time.monotonic(), turn)
+        if first:
+            self.answered.append(turn)
+        else:
+            self.chores.append(entry)
         try:
             await turn
         except BaseException:
             if turn.done() and not turn.cancelled():  # the gate was handed over as the wait was given up
                 self.release()
-            elif entry in self.waiting:  # (a release may have passed the cancelled turn by already)
-                self.waiting.remove(entry)
-                heapq.heapify(self.waiting)
+            elif first and turn in self.answered:  # (a release may have passed the cancelled turn by already)
+                self.answered.remove(turn)
+            elif not first and entry in self.chores:
+                self.chores.remove(entry)
             raise
 
     def release(self) -> None:
-        while self.waiting:
-            _, _, turn = heapq.heappop(self.waiting)
+        now = time.monotonic()
+        while self.answered or self.chores:
+            overdue = bool(self.chores) and now - self.chores[0][0] >= self.wait_most
+            turn = self.chores.popleft()[1] if overdue or not self.answered else self.answered.popleft()
             if not turn.done():
                 turn.set_result(None)  # handed over: still held
                 return
@@ -164,10 +189,8 @@ class _WriteGate:
         commit, rollback = dialect.do_commit, dialect.do_rollback
 
         def do_commit(dbapi_connection: Any) -> None:
-            try:
-                commit(dbapi_connection)
-            finally:
-                self.leave(dbapi_connection)
+            commit(dbapi_connection)  # a commit that failed leaves the transaction to its rollback, which hands on
+            self.leave(dbapi_connection)
 
         def do_rollback(dbapi_connection: Any) -> None:
             try:
@@ -195,13 +218,20 @@ class _WriteGate:
         raw = id(connection.connection.dbapi_connection)
         if self.holder != raw:
             try:
-                await_only(asyncio.wait_for(self.turns.acquire(ANSWERED.get()), GATE_SECONDS))
+                await_only(self._acquire(ANSWERED.get()))
             except TimeoutError:  # as SQLite's busy timeout would have said
                 raise OperationalError("BEGIN IMMEDIATE", None, Exception("database is locked")) from None
             self.holder = raw
 
+    async def _acquire(self, first: bool) -> None:
+        async with asyncio.timeout(GATE_SECONDS):  # no task of its own: a cancellation is never lost
+            await self.turns.acquire(first)
+
     def leave(self, dbapi_connection: Any) -> None:
-        if self.holder is not None and self.holder == id(dbapi_connection):
+        """The gate handed on, if ``dbapi_connection`` (the driver's connection, or the pool's wrapper of it
+        that the dialect's commit and rollback are given) holds it."""
+        raw = getattr(dbapi_connection, "dbapi_connection", dbapi_connection)
+        if self.holder is not None and self.holder == id(raw):
             self.holder = None
             self.turns.release()
 
