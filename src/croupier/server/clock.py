@@ -3,7 +3,9 @@
 Every wait the server paces (a table's timers, the leases' renewal, the hub's resends and reconnects, a
 signed message's age) reads a :class:`Clock` it was given; a retry's pause goes through a
 :data:`Sleeper` it was given. Two waits read the event loop's own time, since they bound a connection,
-not the game: the HTTP guard's socket timeouts (guard.py) and the SQLite writers' gate (db.py).
+not the game: the HTTP guard's socket timeouts (guard.py) and the SQLite writers' gate (db.py: its
+timeout; the 0.5 s after which a write no one waits on goes next reads the monotonic clock, since a
+turn may be handed on where no event loop runs, as a connection is closed).
 """
 
 from __future__ import annotations
