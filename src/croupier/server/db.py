@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import sqlite3
 import time
 import weakref
 from collections import deque
@@ -69,7 +70,7 @@ def make_engine(url: str, *, writes: bool = True) -> AsyncEngine:
     if is_sqlite(url):
         in_memory = url in ("sqlite+aiosqlite://", "sqlite+aiosqlite:///:memory:")
         pool: dict[str, int] = {} if in_memory or not writes else {"pool_size": 10, "max_overflow": POOL_OVERFLOW}
-        engine = create_async_engine(url, connect_args={"timeout": 30}, **pool)
+        engine = create_async_engine(url, connect_args={"timeout": 30, "factory": _RollingBack}, **pool)
 
         @event.listens_for(engine.sync_engine, "connect")
         def _pragmas(connection: Any, _record: Any) -> None:
@@ -95,6 +96,24 @@ def make_engine(url: str, *, writes: bool = True) -> AsyncEngine:
 
         return engine
     return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+
+
+class _RollingBack(sqlite3.Connection):
+    """A SQLite connection that rolls back its open transaction when it is closed.
+
+    A task cancelled while its statement runs in aiosqlite's thread (a table's actor stopped at shutdown,
+    a request given up) has its connection closed by SQLAlchemy rather than rolled back. Python's
+    ``close()`` then leaves the connection open inside SQLite for as long as that statement is not
+    finalized (``sqlite3_close_v2``): its transaction, and the database's write lock with it, outlive the
+    close until the garbage collector finds the cursor, and every other writer waits out the busy
+    timeout. The rollback here, in the connection's own thread before it closes, ends the transaction
+    whatever is left of its statements."""
+
+    def close(self) -> None:
+        if self.in_transaction:
+            with contextlib.suppress(sqlite3.Error):  # (closed already, or gone with its file)
+                self.rollback()
+        super().close()
 
 
 GATES: weakref.WeakKeyDictionary[Any, _WriteGate] = weakref.WeakKeyDictionary()
