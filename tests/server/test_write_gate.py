@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy import event, text
 
 from croupier.server import db
+from tests.server.conftest import Server
 
 CHORES = 24
 """Writers no one waits on, queued at the gate before a bet's: more than the connections the engine's pool
@@ -239,3 +240,38 @@ def test_a_writer_cancelled_while_its_statement_runs_leaves_the_database_unlocke
         await engine.dispose()
 
     asyncio.run(scenario())
+
+
+def test_a_requests_writes_go_first_and_a_table_it_opens_does_not_take_the_mark(
+    sqlite_server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every HTTP request's writes are ones someone waits on (a sign-in, a cashier's payment, a table's
+    opening): they pass the gate before the settlements. A table opened by a request runs in a task made with
+    a copy of the request's context, yet only the commands it serves are marked: its round's records and
+    settlement stay behind the answered writes."""
+    seen: list[tuple[str, bool]] = []
+    acquire = db._Turns.acquire
+
+    async def watched(turns: db._Turns, first: bool) -> None:
+        task = asyncio.current_task()
+        seen.append((task.get_name() if task else "", first))
+        await acquire(turns, first)
+
+    monkeypatch.setattr(db._Turns, "acquire", watched)
+    server = sqlite_server
+    sam = server.login("sam")
+    body = {"name": "mini-9", "game": "baccarat", "preset": "macau", "overrides": {}, "chip": "1"}
+    opened = server.client.post("/api/tables", json={**body, "min_bet": "10", "max_bet": "1000"}, headers=sam)
+    assert opened.status_code == 201, opened.text
+    table_id = opened.json()["id"]
+    from_requests = [first for name, first in seen if not name.startswith("table-")]
+    assert from_requests and all(from_requests)  # the sign-in's token, the table's opening and lease
+    server.quiet()
+    ana = server.login("ana")
+    seen.clear()
+    assert server.bet(ana, table_id, "player", "10").status_code == 200
+    server.advance(30)  # the window closes, the coup is dealt and settled
+    assert server.client.get("/api/history", headers=ana).json()[0]["status"] == "settled"
+    table = [first for name, first in seen if name == f"table-{table_id}"]
+    assert True in table  # the bet, served for the request that waits on it
+    assert False in table  # the coup's records and settlement: no one waits on them

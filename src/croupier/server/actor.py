@@ -43,7 +43,7 @@ from croupier.server import (
 )
 from croupier.server.clock import Clock, Sleeper
 from croupier.server.commands import Command, Refused
-from croupier.server.db import answered
+from croupier.server.db import ANSWERED, answered
 from croupier.server.fair import new_seed
 from croupier.server.fence import LeaseLost
 from croupier.server.games import (
@@ -185,6 +185,10 @@ class TableActor:
         return await command.future
 
     async def _run(self) -> None:
+        # The task was made with a copy of its maker's context: a table started by a request (a table's
+        # opening, a takeover) must not take the request's mark of a write someone waits on for its own
+        # settlements and records. Only the commands it serves are marked (serve_until).
+        ANSWERED.set(False)
         try:
             await faults.patiently(self, "recovering the table's unfinished rounds", self.recover)
             while self.phase not in ("closed", HANDED_OFF):

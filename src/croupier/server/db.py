@@ -124,8 +124,9 @@ GATE_SECONDS = 30.0
 
 
 ANSWERED: ContextVar[bool] = ContextVar("croupier_db_answered", default=False)
-"""Set while a coroutine writes what a waiting request is answered with (a bet, a decision's stakes):
-on SQLite its transaction takes the write gate before those that no one waits on (see :func:`answered`)."""
+"""Set while a coroutine writes what a waiting request is answered with (a bet, a decision's stakes, every
+HTTP request's own writes: ``guard.RequestGuard``): on SQLite its transaction takes the write gate before
+those that no one waits on (see :func:`answered`)."""
 
 
 @contextlib.contextmanager
@@ -144,11 +145,12 @@ most: then it goes next, however many answered writes have come since, so none i
 
 
 class _Turns:
-    """A lock whose waiters are served by class, each class in the order it came: the writes a player waits
-    on (a bet, a decision's stakes) before the others (the settlements, round and shoe records of the other
-    tables, sign-ins, the lease round), so that a bet is not queued behind the chores of every table whose
-    round just ended. A write of the second class that has waited :data:`CHORE_WAIT_MOST` goes next all
-    the same: a steady flow of answered writes never holds a settlement back for long."""
+    """A lock whose waiters are served by class, each class in the order it came: the writes someone waits
+    on (a bet, a decision's stakes, a request's sign-in or payment) before the others (the settlements,
+    round and shoe records of the other tables, the lease round), so that a bet is not queued behind the
+    chores of every table whose round just ended. A write of the second class that has waited
+    :data:`CHORE_WAIT_MOST` goes next all the same: a steady flow of answered writes never holds a
+    settlement back for long."""
 
     def __init__(self, wait_most: float = CHORE_WAIT_MOST) -> None:
         self.held = False

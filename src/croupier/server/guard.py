@@ -12,7 +12,9 @@
     ``Referrer-Policy``, and ``Cache-Control: no-store`` on every ``/api/`` answer (tokens, balances,
     history: nothing of an account's is kept by a browser or a proxy), and a ``Server-Timing: app;dur=…``
     header: the milliseconds from the request's reaching the application to its answer (a load test
-    reads it to tell the server's time from its own clients' and the network's).
+    reads it to tell the server's time from its own clients' and the network's);
+  - the request's database writes are ones someone waits on (``db.answered()``): on SQLite they pass the
+    write gate before the settlements and records that no one waits on, as a table's bets do.
 * :func:`guarded_protocol` (uvicorn's HTTP protocol, for ``croupier serve``): a connection whose request
   headers are not complete within ``header_seconds`` of their first byte (or of the connection's
   opening), or pass ``max_header_bytes``, is closed. uvicorn itself bounds only the idle time between
@@ -28,6 +30,8 @@ from typing import Any
 
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from croupier.server.db import answered
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
@@ -137,7 +141,8 @@ class RequestGuard:
             return message
 
         try:
-            await self.app(scope, receive_guarded, send_guarded)
+            with answered():  # someone waits on this request: on SQLite its writes go before the chores
+                await self.app(scope, receive_guarded, send_guarded)
         except BodyRefused as refused:
             if started:  # the answer had begun: nothing more can be said; the connection closes
                 raise
