@@ -28,8 +28,9 @@ Figures (p50, p95, p99, max):
   the bots saw them, and the server's own time for each (its ``Server-Timing`` header: from the request's
   reaching the application to the answer; the bots' process and the network are not in it);
 - event delivery: from the ``at`` stamp the table put on the event (made after the commit of the money
-  it reports) to its arrival, at the bots, and at the watchers (with how many of the table's events
-  reached every watcher);
+  it reports) to its arrival, at the bots, and at the watchers: the events stamped while every
+  watchers' process measured (their arrivals read for ``WATCH_GRACE`` seconds more), and how many of
+  them reached every watcher;
 - timer lateness: each betting window's ``no_more_bets`` stamp less the ``closes_at`` its
   ``betting_open`` announced, over all windows, and over those that closed from the first sign-in of the
   storm to one second after its last answer;
@@ -45,7 +46,7 @@ Figures (p50, p95, p99, max):
 
 The bots and watchers run on the same machine as the servers and share its cores; each process's CPU use
 during the timed run is printed. Bounded: at most ``--seconds`` of play, and the whole run stops after
-``--seconds`` + ``--warmup`` + 240 s (+ 1 s per 100 watchers, + 300 s with sign-ins, each of which may
+``--seconds`` + ``--warmup`` + 240 s (+ 1 s per 100 watchers and 10 s more, + 300 s with sign-ins, each of which may
 take 300 s) whatever happens (the servers with it).
 """
 
@@ -53,6 +54,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import hashlib
 import json
@@ -77,6 +79,11 @@ from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from crash import ServerProcess, free_port
+
+WATCH_GRACE = 10.0
+"""Seconds the watchers go on reading after the timed run, for the events made before its end."""
+WEBSOCKET_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+"""RFC 6455 1.3: what the server's Sec-WebSocket-Accept hashes with the client's key."""
 
 BOXES = 7
 PER_TABLE = 2 * BOXES
@@ -365,51 +372,151 @@ def watch(bases: list[str], table: int, count: int, start: int, seconds: float, 
     asyncio.run(_watch(bases, table, count, start, seconds, out))
 
 
+class Watcher(asyncio.Protocol):
+    """One watcher's socket, as little CPU as a client can spend on it, so that the watchers' processes
+    are not what sets the delivery figures: the WebSocket's frames are read in ``data_received`` (no task
+    woken per message), and while measuring each text message's arrival time is kept under its bytes (the
+    same bytes at every anonymous watcher), parsed once per distinct message after the run."""
+
+    def __init__(self, host: str, path: str, arrivals: dict[bytes, list[float]], measuring: asyncio.Event) -> None:
+        self.host, self.path = host, path
+        self.arrivals, self.measuring = arrivals, measuring
+        self.buffer = bytearray()
+        self.upgraded = False
+        self.opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.ended: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+        self.transport: asyncio.Transport | None = None
+        self.key = base64.b64encode(secrets.token_bytes(16)).decode()
+        self.fragments: list[bytes] = []
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        transport.write(
+            f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {self.key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(ConnectionError(f"closed before the handshake: {exc}"))
+        if not self.ended.done():
+            self.ended.set_result(f"the server closed the socket ({exc})")
+
+    def _end(self, reason: str | None) -> None:
+        if not self.ended.done():
+            self.ended.set_result(reason)
+        if self.transport is not None:
+            self.transport.close()
+
+    def _send(self, opcode: int, payload: bytes) -> None:
+        """A client's frame (masked, RFC 6455 5.3); only pongs and the close are sent, all short."""
+        assert self.transport is not None and len(payload) < 126
+        mask = secrets.token_bytes(4)
+        body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        self.transport.write(bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + body)
+
+    def close(self) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self._send(8, (1000).to_bytes(2, "big"))
+            self._end(None)
+
+    def data_received(self, data: bytes) -> None:
+        now = time.time()
+        self.buffer += data
+        if not self.upgraded:
+            head, found, _rest = bytes(self.buffer).partition(b"\r\n\r\n")
+            if not found:
+                return
+            accept = base64.b64encode(hashlib.sha1((self.key + WEBSOCKET_GUID).encode()).digest())
+            if not head.startswith(b"HTTP/1.1 101") or accept not in head:
+                self.opened.set_exception(ConnectionError(head.split(b"\r\n", 1)[0].decode(errors="replace")))
+                self._end("refused")
+                return
+            del self.buffer[: len(head) + 4]
+            self.upgraded = True
+            self.opened.set_result(None)
+        buffer = self.buffer
+        while len(buffer) >= 2:
+            first, length = buffer[0], buffer[1] & 0x7F
+            at = 2
+            if length == 126:
+                if len(buffer) < 4:
+                    return
+                length, at = int.from_bytes(buffer[2:4], "big"), 4
+            elif length == 127:
+                if len(buffer) < 10:
+                    return
+                length, at = int.from_bytes(buffer[2:10], "big"), 10
+            if len(buffer) < at + length:
+                return
+            payload = bytes(buffer[at : at + length])
+            del buffer[: at + length]
+            opcode = first & 0x0F
+            if opcode == 9:  # the server's ping: answered, or the server closes the socket
+                self._send(10, payload)
+            elif opcode == 8:
+                self._end(f"the server closed the socket: {payload[:2].hex()} {payload[2:].decode(errors='replace')}")
+            elif opcode in (0, 1):
+                self.fragments.append(payload)
+                if first & 0x80:
+                    message = b"".join(self.fragments)
+                    self.fragments.clear()
+                    if self.measuring.is_set():
+                        self.arrivals.setdefault(message, []).append(now)
+
+
 async def _watch(bases: list[str], table: int, count: int, start: int, seconds: float, out: Any) -> None:
-    lags: list[float] = []
-    reached: Counter[tuple[int, str]] = Counter()
+    arrivals: dict[bytes, list[float]] = {}
     errors: list[str] = []
-    opened = 0
+    sockets: list[Watcher] = []
     measuring = asyncio.Event()
     gate = asyncio.Semaphore(100)
-    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
 
     async def one(i: int) -> None:
-        nonlocal opened
-        base = bases[(start + i) % len(bases)].replace("http://", "ws://")
+        host = bases[(start + i) % len(bases)].removeprefix("http://")
+        name, _, port = host.partition(":")
         try:
             async with gate:
-                socket = await connect(
-                    f"{base}/ws/tables/{table}", max_queue=None, ping_interval=None, open_timeout=120
+                _transport, watcher = await asyncio.wait_for(
+                    loop.create_connection(
+                        lambda: Watcher(host, f"/ws/tables/{table}", arrivals, measuring), name, int(port)
+                    ),
+                    120,
                 )
-            async with socket:
-                opened += 1
-                while not stop.is_set():
-                    try:
-                        raw = await asyncio.wait_for(socket.recv(), 1.0)
-                    except TimeoutError:
-                        continue
-                    if not measuring.is_set():
-                        continue
-                    message = json.loads(raw)
-                    if message.get("type") == "event" and "at" in message:
-                        at = message["at"]
-                        lags.append(max((datetime.now(UTC) - datetime.fromisoformat(at)).total_seconds(), 0.0) * 1000)
-                        reached[(message.get("seq", 0), at)] += 1
-        except Exception as error:  # a socket that ended is an error of the run
+                await asyncio.wait_for(watcher.opened, 120)
+            sockets.append(watcher)
+            reason = await watcher.ended
+            if reason is not None:  # a socket that ended is an error of the run
+                errors.append(f"watcher: {reason}"[:200])
+        except Exception as error:
             errors.append(f"watcher: {type(error).__name__}: {error}"[:200])
 
     tasks = [asyncio.create_task(one(i)) for i in range(count)]
     began = time.monotonic()
-    while opened + len(errors) < count and time.monotonic() - began < 600:
+    while len(sockets) + len(errors) < count and time.monotonic() - began < 600:
         await asyncio.sleep(0.2)
+    opened = len(sockets)
     out.send({"ready": opened})
     measuring.set()
+    cpu, window = time.process_time(), [time.time()]
     await asyncio.sleep(seconds)
+    cpu = (time.process_time() - cpu) / seconds
+    window.append(time.time())
+    await asyncio.sleep(WATCH_GRACE)  # the events made up to the end still reach the watchers
     measuring.clear()
-    stop.set()
+    for watcher in sockets:
+        watcher.close()
     await asyncio.gather(*tasks, return_exceptions=True)
-    out.send({"lags": lags, "reached": [[*key, n] for key, n in reached.items()], "opened": opened, "errors": errors})
+    events = []
+    for raw, times in arrivals.items():
+        message = json.loads(raw)
+        if message.get("type") == "event" and "at" in message:
+            sent = datetime.fromisoformat(message["at"]).timestamp()
+            lags = [max(arrived - sent, 0.0) * 1000 for arrived in times]
+            events.append([message.get("seq", 0), message["at"], sent, lags])
+    out.send({"events": events, "window": window, "opened": opened, "errors": errors, "cpu": cpu})
 
 
 # --------------------------------------------------------------------------------------------------
@@ -572,7 +679,8 @@ def main() -> None:
         parser.error("--seconds: more than 0, at most 600; --processes: 1-16; --watchers: at most 20,000")
     if args.database != "sqlite" and not args.database.startswith("postgresql"):
         parser.error("--database: sqlite, or a postgresql://USER@HOST/DB URL")
-    bound = int(args.seconds + args.warmup + 240 + args.watchers / 100 + (300 if args.logins else 0))
+    watching = args.watchers / 100 + (WATCH_GRACE if args.watchers else 0)
+    bound = int(args.seconds + args.warmup + 240 + watching + (300 if args.logins else 0))
 
     def expired(_signal: int, _frame: Any) -> None:
         raise SystemExit(f"load: stopped after {bound} s, the bound of this run")  # the servers are stopped below
@@ -653,24 +761,31 @@ def collect_watchers(watchers: list[tuple[Any, Any]], figures: Figures) -> None:
     if not watchers:
         return
     lags: list[float] = []
-    opened, reached, errors = 0, Counter[tuple[int, str]](), []
+    opened, reached, errors, cpu, windows, events = 0, Counter[tuple[int, str]](), [], [], [], []
     for child, receive in watchers:
-        if receive.poll(120):
+        if receive.poll(120 + WATCH_GRACE):
             result = receive.recv()
-            lags += result["lags"]
             opened += result["opened"]
             errors += result["errors"]
-            for seq, at, n in result["reached"]:
-                reached[(seq, at)] += n
+            cpu.append(result["cpu"])
+            windows.append(result["window"])
+            events += result["events"]
         else:
             errors.append("a watchers' process sent no figures")
         child.join(10)
+    if windows:  # the events stamped while every watchers' process measured
+        began, ended = max(w[0] for w in windows), min(w[1] for w in windows)
+        for seq, at, sent, seen in events:
+            if began <= sent <= ended:
+                lags += seen
+                reached[(seq, at)] += len(seen)
     figures.errors += errors
     print(f"watchers: {opened} sockets open; event delivery {spread_text(lags)}")
     everyone = sum(n == opened for n in reached.values())
     print(f"  {len(reached)} events of the table while measuring; {everyone} reached every watcher")
     if opened and everyone < len(reached):
         print(f"  watchers reached by the others: {sorted(Counter(reached.values()).items())[:10]}")
+    print("watchers' processes' CPU (s per s): " + ", ".join(f"{c:.2f}" for c in cpu))
 
 
 if __name__ == "__main__":
