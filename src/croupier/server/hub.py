@@ -35,7 +35,7 @@ import json
 import logging
 import secrets
 import uuid
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -45,6 +45,11 @@ from croupier.server.clock import Clock, SystemClock, wait_until
 log = logging.getLogger("croupier.server")
 
 QUEUE_SIZE = 1000
+DELIVER_TURN = 64
+"""Subscribers handed an event in one turn of the event loop. An event with more (a table's thousands of
+watchers) is handed on over several turns, so that every other callback ready meanwhile (a bet's request,
+its database's answers, a table's timer) runs between them rather than after all of them; the events
+keep their order for every subscriber (one queue of deliveries for the process)."""
 OUTBOX_SIZE = 10_000
 """Events waiting for Redis; more are dropped (and the viewers told to resync once Redis is back)."""
 SEND_BATCH = 500
@@ -181,6 +186,8 @@ class Hub:
         self._nonces: dict[str, float] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._missed = False  # an event could not be sent: the viewers resync once Redis is back
+        self._handing: deque[_Handing] = deque()  # events being handed on, a turn at a time
+        self._listed: dict[str, list[Subscription]] = {}  # a channel's subscribers, listed once
         self.counts = {"unsent": 0, "refused": 0, "resyncs": 0, "reconnects": 0}
 
     @property
@@ -464,12 +471,14 @@ class Hub:
         subscription = Subscription(self, channels)
         for channel in channels:
             self._subscribers.setdefault(channel, set()).add(subscription)
+            self._listed.pop(channel, None)
         return subscription
 
     def unsubscribe(self, subscription: Subscription) -> None:
         """Stop handing ``subscription`` this process's messages (:meth:`Subscription.close`)."""
         for channel in subscription.channels:
             self._subscribers.get(channel, set()).discard(subscription)
+            self._listed.pop(channel, None)
 
     async def publish(self, channel: str, message: dict[str, Any]) -> None:
         """Hand ``message`` to this process's viewers of ``channel`` now, and to the other processes' through
@@ -484,9 +493,60 @@ class Hub:
             self.counts["unsent"] += 1
 
     def _deliver(self, channel: str, message: dict[str, Any]) -> None:
+        """Hand ``message`` to this process's subscribers of ``channel``: at once when they are few and no
+        event is still being handed on, else after the events before it, about :data:`DELIVER_TURN` of them
+        a turn of the event loop (the subscribers as they are now: one who subscribes later gets the
+        snapshot that follows this event)."""
         subscriptions = self._subscribers.get(channel)
         if not subscriptions:
             return
         delivery = Delivery(message)
-        for subscription in list(subscriptions):
-            subscription.offer(delivery)
+        if not self._handing and len(subscriptions) <= DELIVER_TURN:
+            for subscription in list(subscriptions):
+                subscription.offer(delivery)
+            return
+        listed = self._listed.get(channel)
+        if listed is None:  # the same list for the channel's events until someone (un)subscribes
+            listed = self._listed[channel] = list(subscriptions)
+        self._handing.append(_Handing(delivery, listed))
+        if len(self._handing) == 1:
+            asyncio.get_running_loop().call_soon(self._hand_on)
+
+    def _hand_on(self) -> None:
+        """One turn's share of the events being handed on, the rest at the next turn. Events that came
+        together for the same subscribers (a table's deal) are handed on together: each subscriber's task
+        is woken once for all of them, and sends them in their order."""
+        try:
+            left = DELIVER_TURN
+            while self._handing and left > 0:
+                head = self._handing[0]
+                run = []
+                for one in self._handing:
+                    if one.subscribers is not head.subscribers or one.handed != head.handed:
+                        break
+                    run.append(one)
+                start = head.handed
+                end = min(start + max(1, left // len(run)), len(head.subscribers))
+                for subscription in head.subscribers[start:end]:
+                    for one in run:
+                        subscription.offer(one.delivery)
+                left -= (end - start) * len(run)
+                for one in run:
+                    one.handed = end
+                if end == len(head.subscribers):
+                    for _ in run:
+                        self._handing.popleft()
+        finally:  # the next turn's share, whatever became of this one's
+            if self._handing:
+                asyncio.get_running_loop().call_soon(self._hand_on)
+
+
+class _Handing:
+    """An event being handed on (:meth:`Hub._deliver`): to whom, and to how many of them so far."""
+
+    __slots__ = ("delivery", "handed", "subscribers")
+
+    def __init__(self, delivery: Delivery, subscribers: list[Subscription]) -> None:
+        self.delivery = delivery
+        self.subscribers = subscribers
+        self.handed = 0
