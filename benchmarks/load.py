@@ -508,6 +508,9 @@ async def _watch(bases: list[str], table: int, count: int, start: int, seconds: 
     measuring.clear()
     for watcher in sockets:
         watcher.close()
+    _done, late = await asyncio.wait(tasks, timeout=10)
+    for task in late:  # a socket still opening now (or closing no more): not waited for
+        task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     events = []
     for raw, times in arrivals.items():
