@@ -67,6 +67,12 @@ ACTIONS = "actions"
 """The key of a table message that carries every player's legal actions (:meth:`TableActor.legal_actions`):
 read by the sockets, never sent to a viewer."""
 
+RESTARTED = "restarted"
+"""The key of the message an actor publishes on its table's channel as it starts: it numbers its events from
+1, so a socket opened on an earlier actor's numbering is closed (4408) and its viewer reconnects for a fresh
+snapshot, rather than be sent events that its view (which skips every ``seq`` not above its snapshot's) would
+ignore. A table starts again after a restart, a fault's watchdog, or a takeover by another process."""
+
 HANDED_OFF = "handed_off"
 """The phase of an actor that stopped between rounds so that another process may run its table (its process
 held more than its share of the tables: ``Service``)."""
@@ -190,6 +196,7 @@ class TableActor:
         # settlements and records. Only the commands it serves are marked (serve_until).
         ANSWERED.set(False)
         try:
+            await self.hub.publish(f"table:{self.table_id}", {"table": self.table_id, RESTARTED: True})
             await faults.patiently(self, "recovering the table's unfinished rounds", self.recover)
             while self.phase not in ("closed", HANDED_OFF):
                 try:

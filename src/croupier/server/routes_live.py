@@ -10,12 +10,15 @@ from croupier.server.auth import AuthError, Identity, identify
 from croupier.server.auth import digest as auth_digest
 from croupier.server.commands import Refused
 from croupier.server.deps import MAX_ID, STAFF
+from croupier.server.hub import Subscription
 
 if TYPE_CHECKING:
     from croupier.server.service import Service
 
 ACTION_EVENTS = actor.ACTION_EVENTS
 """Events after which a signed-in viewer is sent their legal actions."""
+RESTARTED = actor.RESTARTED
+RESTART_REASON = "the table started again: reconnect for a fresh snapshot"
 
 
 async def refuse_socket(websocket: WebSocket, code: int, reason: str) -> None:
@@ -52,14 +55,13 @@ async def _stream(
     table_id: int,
     identity: Identity | None,
     token: str | None,
+    subscription: Subscription,
     snapshot: dict[str, Any],
 ) -> None:
     """Send the snapshot, then the table's (and the viewer's own) events until the viewer goes, is too
-    slow, or signs out: subscribed before the snapshot is sent, so that no event falls between."""
-    channels = [f"table:{table_id}"]
-    if identity is not None:
-        channels.append(f"account:{identity.id}")
-    subscription = service.hub.subscribe(*channels)
+    slow, or signs out. ``subscription`` was made before the snapshot, so that no event falls between: an
+    event the snapshot holds already (its ``seq`` not above the snapshot's) is not sent again."""
+    held = int(snapshot.get("seq") or 0)
     try:
         await websocket.send_json({"type": "snapshot", "snapshot": snapshot})
         async for delivery in subscription.deliveries():
@@ -68,6 +70,11 @@ async def _stream(
                 if token and revoked(message["signed_out"], token):
                     await websocket.close(code=4401, reason="the token was revoked; sign in again")
                     return
+                continue
+            if RESTARTED in message:  # a new actor numbers its events from 1 again: the view starts afresh
+                await websocket.close(code=4408, reason=RESTART_REASON)
+                return
+            if message.get("seq", held + 1) <= held:  # in the snapshot already (the browser skips it too)
                 continue
             actions = message.get(actor.ACTIONS)
             if identity is None or actions is None:  # the same text for every such viewer, made once
@@ -80,8 +87,6 @@ async def _stream(
         await websocket.close(code=4408, reason=subscription.reason)  # too slow, or a resync after an outage
     except WebSocketDisconnect:
         pass
-    finally:
-        subscription.close()
 
 
 def live_router(service: "Service") -> APIRouter:
@@ -95,14 +100,21 @@ def live_router(service: "Service") -> APIRouter:
         known, identity = await _viewer(service, websocket, token)
         if not known:
             return
+        channels = [f"table:{table_id}"]
+        if identity is not None:
+            channels.append(f"account:{identity.id}")
+        subscription = service.hub.subscribe(*channels)  # before the snapshot: nothing published falls between
         try:
-            snapshot = await service.snapshot(
-                table_id, identity.name if identity else None, staff=identity is not None and identity.role in STAFF
-            )
-        except Refused as refused:
-            await refuse_socket(websocket, 4000 + refused.status, str(refused))
-            return
-        await websocket.accept()
-        await _stream(service, websocket, table_id, identity, token, snapshot)
+            try:
+                snapshot = await service.snapshot(
+                    table_id, identity.name if identity else None, staff=identity is not None and identity.role in STAFF
+                )
+            except Refused as refused:
+                await refuse_socket(websocket, 4000 + refused.status, str(refused))
+                return
+            await websocket.accept()
+            await _stream(service, websocket, table_id, identity, token, subscription, snapshot)
+        finally:
+            subscription.close()
 
     return router
