@@ -18,7 +18,8 @@ Run (timed, ``--seconds`` after ``--warmup``):
 - ``--bot-processes`` child processes share the bots out (each a part of them, its own event loop), so
   that the clients' process is not what sets the figures;
 - ``--watchers`` WebSockets (not signed in) watch the first bot table, spread over the processes, held
-  by ``--watcher-processes`` child processes of their own;
+  by ``--watcher-processes`` child processes of their own, opened with ``?batch=1`` (the events that come
+  together arrive as one message, as at the browser tables; ``--unbatched``: a message for each event);
 - ``--logins`` sign-ins (``load-N``, password ``demo``, argon2 on the server) are sent evenly within one
   second, half-way through the timed run.
 
@@ -367,9 +368,10 @@ async def storm(bases: list[str], names: list[str], figures: Figures) -> None:
 # the watchers (child processes)
 
 
-def watch(bases: list[str], table: int, count: int, start: int, seconds: float, out: Any) -> None:
-    """``count`` sockets on ``table`` for ``seconds`` after the last one opened; sends back their figures."""
-    asyncio.run(_watch(bases, table, count, start, seconds, out))
+def watch(bases: list[str], table: int, count: int, start: int, seconds: float, batch: bool, out: Any) -> None:
+    """``count`` sockets on ``table`` for ``seconds`` after the last one opened (``batch``: opened with
+    ``?batch=1``, the events that come together in one message); sends back their figures."""
+    asyncio.run(_watch(bases, table, count, start, seconds, batch, out))
 
 
 class Watcher(asyncio.Protocol):
@@ -466,7 +468,7 @@ class Watcher(asyncio.Protocol):
                         self.arrivals.setdefault(message, []).append(now)
 
 
-async def _watch(bases: list[str], table: int, count: int, start: int, seconds: float, out: Any) -> None:
+async def _watch(bases: list[str], table: int, count: int, start: int, seconds: float, batch: bool, out: Any) -> None:
     arrivals: dict[bytes, list[float]] = {}
     errors: list[str] = []
     sockets: list[Watcher] = []
@@ -474,15 +476,15 @@ async def _watch(bases: list[str], table: int, count: int, start: int, seconds: 
     gate = asyncio.Semaphore(100)
     loop = asyncio.get_running_loop()
 
+    path = f"/ws/tables/{table}" + ("?batch=1" if batch else "")
+
     async def one(i: int) -> None:
         host = bases[(start + i) % len(bases)].removeprefix("http://")
         name, _, port = host.partition(":")
         try:
             async with gate:
                 _transport, watcher = await asyncio.wait_for(
-                    loop.create_connection(
-                        lambda: Watcher(host, f"/ws/tables/{table}", arrivals, measuring), name, int(port)
-                    ),
+                    loop.create_connection(lambda: Watcher(host, path, arrivals, measuring), name, int(port)),
                     120,
                 )
                 await asyncio.wait_for(watcher.opened, 120)
@@ -514,11 +516,12 @@ async def _watch(bases: list[str], table: int, count: int, start: int, seconds: 
     await asyncio.gather(*tasks, return_exceptions=True)
     events = []
     for raw, times in arrivals.items():
-        message = json.loads(raw)
-        if message.get("type") == "event" and "at" in message:
-            sent = datetime.fromisoformat(message["at"]).timestamp()
-            lags = [max(arrived - sent, 0.0) * 1000 for arrived in times]
-            events.append([message.get("seq", 0), message["at"], sent, lags])
+        data = json.loads(raw)
+        for message in data["events"] if data.get("type") == "events" else [data]:
+            if message.get("type") == "event" and "at" in message:
+                sent = datetime.fromisoformat(message["at"]).timestamp()
+                lags = [max(arrived - sent, 0.0) * 1000 for arrived in times]
+                events.append([message.get("seq", 0), message["at"], sent, lags])
     out.send({"events": events, "window": window, "opened": opened, "errors": errors, "cpu": cpu})
 
 
@@ -667,6 +670,9 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=200, help="bots (default 200)")
     parser.add_argument("--tables", type=int, default=30, help="blackjack tables they sit at (default 30)")
     parser.add_argument("--watchers", type=int, default=0, help="sockets watching the first bot table")
+    parser.add_argument(
+        "--unbatched", action="store_true", help="watchers without ?batch=1: a message for each event, not each burst"
+    )
     parser.add_argument("--watcher-processes", type=int, default=0, help="child processes for them (0: 1 a 2,500)")
     parser.add_argument("--bot-processes", type=int, default=1, help="child processes for the bots (default 1)")
     parser.add_argument("--logins", type=int, default=0, help="sign-ins sent within 1 s half-way through")
@@ -753,7 +759,9 @@ def start_watchers(args: argparse.Namespace, bases: list[str], table: int) -> li
     for _ in range(count):
         n = min(per, args.watchers - start)
         receive, send = context.Pipe(duplex=False)
-        child = context.Process(target=watch, args=(bases, table, n, start, args.warmup + args.seconds, send))
+        child = context.Process(
+            target=watch, args=(bases, table, n, start, args.warmup + args.seconds, not args.unbatched, send)
+        )
         child.start()
         started.append((child, receive))
         start += n

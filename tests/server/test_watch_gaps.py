@@ -104,3 +104,50 @@ def test_a_table_started_again_makes_its_viewers_resync(sqlite_server: Server) -
         assert again["round"]["boxes"][0]["bets"] == {"ana": "10"}
     server.advance(10)
     server.play_out(ONLINE, {"ana": ana})
+
+
+def _events(message: dict[str, Any]) -> list[dict[str, Any]]:
+    return list(message["events"]) if message["type"] == "events" else [message]
+
+
+def test_a_socket_opened_with_batch_gets_the_events_that_came_together_in_one_message(sqlite_server: Server) -> None:
+    """``?batch=1``: the events waiting for a socket together go as one message, in order; a socket without
+    it gets each as a message of its own; a signed-in viewer's own legal actions are in its events either way."""
+    server = sqlite_server
+    service = server.service
+    ana = server.login("ana")
+    token = ana["Authorization"].split()[1]
+
+    async def burst() -> None:
+        seq = service.actors[ONLINE].seq
+        for n in range(1, 4):  # published in one go, as a deal's cards are
+            message = {"table": ONLINE, "seq": seq + n, "at": "2026-01-01T00:00:00+00:00", "event": {"type": f"p{n}"}}
+            await service.hub.publish(f"table:{ONLINE}", message)
+
+    with (
+        server.client.websocket_connect(f"/ws/tables/{ONLINE}?batch=1") as batched,
+        server.client.websocket_connect(f"/ws/tables/{ONLINE}") as plain,
+        server.client.websocket_connect(f"/ws/tables/{ONLINE}?batch=true&token={token}") as own,
+    ):
+        for socket in (batched, plain, own):
+            assert socket.receive_json()["type"] == "snapshot"
+        server.client.portal.call(burst)
+        together = batched.receive_json()
+        assert together["type"] == "events"
+        assert [event["event"]["type"] for event in together["events"]] == ["p1", "p2", "p3"]
+        assert [plain.receive_json()["event"]["type"] for _ in range(3)] == ["p1", "p2", "p3"]
+        assert [event["event"]["type"] for event in _events(own.receive_json())] == ["p1", "p2", "p3"]
+        assert server.bet(ana, ONLINE, "1", "10").status_code == 200
+        seen: list[dict[str, Any]] = []
+        while not any(event["event"]["type"] == "bet" for event in seen):
+            seen.extend(_events(own.receive_json()))
+        bet = next(event for event in seen if event["event"]["type"] == "bet")
+        assert isinstance(bet["your_actions"], list)
+        assert "actions" not in bet
+        for socket in (batched, plain):  # the anonymous viewers: the bet, without anyone's actions
+            seen = []
+            while not any(event["event"]["type"] == "bet" for event in seen):
+                seen.extend(_events(socket.receive_json()))
+            assert all("your_actions" not in event and "actions" not in event for event in seen)
+    server.advance(10)
+    server.play_out(ONLINE, {"ana": ana})

@@ -126,6 +126,23 @@ class Subscription:
                 return
             yield delivery
 
+    async def batches(self, most: int) -> AsyncIterator[list[Delivery]]:
+        """The deliveries in order, as many as are waiting (up to ``most``) each time: the events that came
+        together (a deal's cards) in one list."""
+        queue = self.queue
+        while True:
+            delivery = await queue.get()
+            if delivery is None:
+                return
+            batch = [delivery]
+            while len(batch) < most and not queue.empty():
+                delivery = queue.get_nowait()
+                if delivery is None:
+                    yield batch
+                    return
+                batch.append(delivery)
+            yield batch
+
     async def messages(self) -> AsyncIterator[dict[str, Any]]:
         async for delivery in self.deliveries():
             yield delivery.message

@@ -1,6 +1,7 @@
 """The live view: a WebSocket per table viewer, with the table's events and, for a signed-in player,
 their own private events and legal actions. Documented close codes: 4401, 4404, 4408, 4000 + status."""
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -19,6 +20,10 @@ ACTION_EVENTS = actor.ACTION_EVENTS
 """Events after which a signed-in viewer is sent their legal actions."""
 RESTARTED = actor.RESTARTED
 RESTART_REASON = "the table started again: reconnect for a fresh snapshot"
+BATCH_MOST = 100
+"""Events sent as one message to a socket opened with ``?batch=1``, at most: a table's deal is a burst of
+events, and thousands of watchers cost a server a write (and a wakeup of each socket's task) per message,
+not per event."""
 
 
 async def refuse_socket(websocket: WebSocket, code: int, reason: str) -> None:
@@ -57,43 +62,59 @@ async def _stream(
     token: str | None,
     subscription: Subscription,
     snapshot: dict[str, Any],
+    batch: bool,
 ) -> None:
     """Send the snapshot, then the table's (and the viewer's own) events until the viewer goes, is too
     slow, or signs out. ``subscription`` was made before the snapshot, so that no event falls between: an
-    event the snapshot holds already (its ``seq`` not above the snapshot's) is not sent again."""
+    event the snapshot holds already (its ``seq`` not above the snapshot's) is not sent again. ``batch``:
+    the events waiting together go as one message (``{"type": "events", "events": [...]}``), a lone one
+    as itself."""
     held = int(snapshot.get("seq") or 0)
     try:
         await websocket.send_json({"type": "snapshot", "snapshot": snapshot})
-        async for delivery in subscription.deliveries():
-            message = delivery.message
-            if "signed_out" in message:  # tokens of this account were revoked (routes_accounts)
-                if token and revoked(message["signed_out"], token):
-                    await websocket.close(code=4401, reason="the token was revoked; sign in again")
+        async for deliveries in subscription.batches(BATCH_MOST if batch else 1):
+            frames: list[str] = []
+            for delivery in deliveries:
+                message = delivery.message
+                if "signed_out" in message:  # tokens of this account were revoked (routes_accounts)
+                    if token and revoked(message["signed_out"], token):
+                        await _send(websocket, frames)
+                        await websocket.close(code=4401, reason="the token was revoked; sign in again")
+                        return
+                    continue
+                if RESTARTED in message:  # a new actor numbers its events from 1 again: the view starts afresh
+                    await _send(websocket, frames)
+                    await websocket.close(code=4408, reason=RESTART_REASON)
                     return
-                continue
-            if RESTARTED in message:  # a new actor numbers its events from 1 again: the view starts afresh
-                await websocket.close(code=4408, reason=RESTART_REASON)
-                return
-            if message.get("seq", held + 1) <= held:  # in the snapshot already (the browser skips it too)
-                continue
-            actions = message.get(actor.ACTIONS)
-            if identity is None or actions is None:  # the same text for every such viewer, made once
-                await websocket.send_text(delivery.frame(actor.ACTIONS))
-                continue
-            # the table (in whichever process runs it) sent every player's legal actions: this viewer's only
-            out = {"type": "event", **{k: v for k, v in message.items() if k != actor.ACTIONS}}
-            out["your_actions"] = actions.get(identity.name, actions.get("", []))
-            await websocket.send_json(out)
+                if message.get("seq", held + 1) <= held:  # in the snapshot already (the browser skips it too)
+                    continue
+                actions = message.get(actor.ACTIONS)
+                if identity is None or actions is None:  # the same text for every such viewer, made once
+                    frames.append(delivery.frame(actor.ACTIONS))
+                    continue
+                # the table (in whichever process runs it) sent every player's legal actions: this viewer's only
+                out = {"type": "event", **{k: v for k, v in message.items() if k != actor.ACTIONS}}
+                out["your_actions"] = actions.get(identity.name, actions.get("", []))
+                frames.append(json.dumps(out, separators=(",", ":"), ensure_ascii=False))
+            await _send(websocket, frames)
         await websocket.close(code=4408, reason=subscription.reason)  # too slow, or a resync after an outage
     except WebSocketDisconnect:
         pass
+
+
+async def _send(websocket: WebSocket, frames: list[str]) -> None:
+    """The frames as one message: an event alone, several as ``{"type": "events", "events": [...]}``."""
+    if len(frames) == 1:
+        await websocket.send_text(frames[0])
+    elif frames:
+        await websocket.send_text('{"type":"events","events":[' + ",".join(frames) + "]}")
 
 
 def live_router(service: "Service") -> APIRouter:
     router = APIRouter()
 
     @router.websocket("/ws/tables/{table_id}")
-    async def watch(websocket: WebSocket, table_id: int, token: str | None = None) -> None:
+    async def watch(websocket: WebSocket, table_id: int, token: str | None = None, batch: bool = False) -> None:
         if not 1 <= table_id <= MAX_ID:
             await refuse_socket(websocket, 4404, f"table {table_id}: no such table")
             return
@@ -113,7 +134,7 @@ def live_router(service: "Service") -> APIRouter:
                 await refuse_socket(websocket, 4000 + refused.status, str(refused))
                 return
             await websocket.accept()
-            await _stream(service, websocket, table_id, identity, token, subscription, snapshot)
+            await _stream(service, websocket, table_id, identity, token, subscription, snapshot, batch)
         finally:
             subscription.close()
 

@@ -79,17 +79,27 @@ export function watchTable(tableId, onMessage, onState) {
   let retry = 300;
   function open() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const token = session.token ? `?token=${encodeURIComponent(session.token)}` : "";
-    socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${tableId}${token}`);
+    // batch=1: the events that come together (a deal's cards) arrive as one message
+    const token = session.token ? `&token=${encodeURIComponent(session.token)}` : "";
+    socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${tableId}?batch=1${token}`);
     socket.onopen = () => {
       retry = 300;
       onState && onState("open");
     };
     socket.onmessage = (message) => {
+      let parsed;
       try {
-        onMessage(JSON.parse(message.data));
+        parsed = JSON.parse(message.data);
       } catch (error) {
         console.error(error);
+        return;
+      }
+      for (const one of parsed.type === "events" ? parsed.events : [parsed]) {
+        try {
+          onMessage(one);
+        } catch (error) {
+          console.error(error);
+        }
       }
     };
     socket.onclose = (event) => {
