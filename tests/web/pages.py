@@ -129,3 +129,10 @@ def stand_everyone_up(base_url: str, timeout: float = 30.0) -> None:
 def ledger_balanced(base_url: str) -> dict[str, Any]:
     """The ledger's four invariants (docs/protocol.md), read by the supervisor."""
     return dict(rest(base_url, "GET", "/api/ledger", token_of(base_url, "sam")))
+
+
+def unbatched(data: str | bytes) -> list[dict[str, Any]]:
+    """A WebSocket message decoded: the page asks for ``?batch=1``, so the events that came together arrive
+    as one ``{"type": "events", "events": [...]}``; each of them, in order."""
+    message = json.loads(data)
+    return list(message["events"]) if message.get("type") == "events" else [message]

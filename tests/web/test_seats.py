@@ -5,11 +5,10 @@ tests/web/screenshots/ (seats-*, squeeze-*)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from tests.web.pages import check_balance, ledger_balanced, open_table, seats, sign_in, wait_betting
+from tests.web.pages import check_balance, ledger_balanced, open_table, seats, sign_in, unbatched, wait_betting
 from tests.web.test_tables import ROUND_OVER, play_round
 
 SQUEEZE, MACAU = 5, 6  # the test server's baccarat-squeeze and macau-seats (tests/web/run_server.py)
@@ -25,9 +24,9 @@ def in_language(page: Any, lang: str) -> None:
 
 
 def frames_of(page: Any) -> list[dict[str, Any]]:
-    """Every WebSocket message the page receives, decoded, as it comes."""
+    """Every message the page receives over its WebSocket (each event of a batch on its own), as it comes."""
     frames: list[dict[str, Any]] = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(json.loads(data))))
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.extend(unbatched(data))))
     return frames
 
 

@@ -27,6 +27,7 @@ from tests.web.pages import (
     rest,
     sign_in,
     token_of,
+    unbatched,
     wait_betting,
 )
 
@@ -285,7 +286,7 @@ def test_two_players_see_each_other_live_and_never_the_hole_card(
     ben.wait_for_function(ROUND_OVER, arg=[number], timeout=25_000)
     hole = next(line for line in log_lines(ana) if "hole card:" in line).rsplit(" ", 1)[1]
     for name, received in frames.items():
-        events = [json.loads(f).get("event", {}) for f in received if isinstance(f, str)]
+        events = [m.get("event", {}) for f in received if isinstance(f, str) for m in unbatched(f)]
         turned = next(i for i, e in enumerate(events) if e.get("type") == "hole_card")
         down = [e for e in events[:turned] if e.get("type") == "card" and e.get("face_up") is False]
         assert down and all("card" not in e for e in down), name
