@@ -119,13 +119,6 @@ class Subscription:
             self.queue.get_nowait()
         self.queue.put_nowait(None)  # tell the reader it must resync
 
-    async def deliveries(self) -> AsyncIterator[Delivery]:
-        while True:
-            delivery = await self.queue.get()
-            if delivery is None:
-                return
-            yield delivery
-
     async def batches(self, most: int) -> AsyncIterator[list[Delivery]]:
         """The deliveries in order, as many as are waiting (up to ``most``) each time: the events that came
         together (a deal's cards) in one list."""
@@ -142,10 +135,6 @@ class Subscription:
                     return
                 batch.append(delivery)
             yield batch
-
-    async def messages(self) -> AsyncIterator[dict[str, Any]]:
-        async for delivery in self.deliveries():
-            yield delivery.message
 
     def close(self) -> None:
         self.hub.unsubscribe(self)
