@@ -302,3 +302,30 @@ def test_a_writers_statement_is_never_cut_short(tmp_path: Path) -> None:
         return int(counted), int(rows)
 
     assert asyncio.run(scenario()) == (2_000_000, 1)
+
+
+def test_a_sqlite_uri_names_its_file_as_sqlalchemy_reads_it(tmp_path: Path) -> None:
+    """The file comes from SQLAlchemy's own reading of the URL: a path relative or absolute, or a SQLite URI
+    (``?uri=true``) with its options, such as a read-only connection that refuses to write."""
+    path = tmp_path / "uri.db"
+
+    async def scenario() -> tuple[int, str]:
+        writer = db.make_engine(f"sqlite:///{path}")
+        async with writer.begin() as connection:
+            await connection.execute(text("CREATE TABLE t (x INTEGER)"))
+            await connection.execute(text("INSERT INTO t VALUES (7)"))
+        await writer.dispose()
+        reader = db.make_engine(f"sqlite:///file:{path}?mode=ro&uri=true", writes=False)
+        async with reader.connect() as connection:
+            value = (await connection.execute(text("SELECT x FROM t"))).scalar_one()
+            try:
+                await connection.execute(text("INSERT INTO t VALUES (8)"))
+                refused = ""
+            except Exception as error:
+                refused = str(error)
+        await reader.dispose()
+        return int(value), refused
+
+    value, refused = asyncio.run(scenario())
+    assert value == 7
+    assert "readonly" in refused

@@ -73,8 +73,10 @@ def make_engine(url: str, *, writes: bool = True) -> AsyncEngine:
         in_memory = url in ("sqlite+aiosqlite://", "sqlite+aiosqlite:///:memory:")
         pool: dict[str, int] = {} if in_memory or not writes else {"pool_size": 10, "max_overflow": POOL_OVERFLOW}
         # statements on the loop, what may wait (a commit, another process's lock, a long read) in a thread
+        target = make_url(url)  # the file as SQLAlchemy's own SQLite dialect reads it (a path, or a URI)
+        (database,), options = target.get_dialect()().create_connect_args(target)
         connect = functools.partial(
-            sqlite_loop.connect, make_url(url).database or ":memory:", _RollingBack, reads=not writes
+            sqlite_loop.connect, database, _RollingBack, reads=not writes, uri=bool(options.get("uri"))
         )
         engine = create_async_engine(url, async_creator=connect, **pool)
 

@@ -269,13 +269,15 @@ def _patiently(conn: sqlite3.Connection, call: Callable[..., T], args: Sequence[
 
 
 async def connect(
-    database: str, factory: type[sqlite3.Connection] = sqlite3.Connection, *, reads: bool = False
+    database: str, factory: type[sqlite3.Connection] = sqlite3.Connection, *, reads: bool = False, uri: bool = False
 ) -> LoopConnection:
     """A :class:`LoopConnection` to the file ``database`` (``:memory:`` for a private database), opened in a
     thread, with no implicit transactions (SQLAlchemy's ``begin`` listener issues ``BEGIN IMMEDIATE``)."""
 
     def open_() -> sqlite3.Connection:
-        conn = sqlite3.connect(database, timeout=0, isolation_level=None, check_same_thread=False, factory=factory)
+        conn = sqlite3.connect(
+            database, timeout=0, isolation_level=None, check_same_thread=False, factory=factory, uri=uri
+        )
         conn.execute("PRAGMA busy_timeout=0")
         return conn
 
