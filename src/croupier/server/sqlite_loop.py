@@ -224,7 +224,9 @@ class LoopConnection:
 
     async def close(self) -> None:
         await self._settled()
-        self.stop()
+        conn, self._conn = self._conn, None
+        if conn is not None:  # (a close frees the connection's cache and may checkpoint: in a thread)
+            await asyncio.shield(asyncio.get_running_loop().run_in_executor(EXECUTOR, conn.close))
 
     def stop(self) -> None:
         """Closed without waiting (SQLAlchemy's terminate), or as soon as a call still running in a thread has
@@ -279,6 +281,7 @@ async def connect(
             database, timeout=0, isolation_level=None, check_same_thread=False, factory=factory, uri=uri
         )
         conn.execute("PRAGMA busy_timeout=0")
+        conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()  # the schema read and parsed here
         return conn
 
     return LoopConnection(await asyncio.get_running_loop().run_in_executor(EXECUTOR, open_), reads=reads)
