@@ -17,7 +17,9 @@ only these in :data:`EXECUTOR`'s threads:
 - ``COMMIT``, whose fsync (``synchronous=FULL``) waits for the disk;
 - a reading engine's statement still running after :data:`READ_MOST`: SQLite cuts it short (a progress
   handler) and it runs again, whole, in a thread, in the same read transaction. A writer's statement is
-  never cut short (SQLite would roll its whole transaction back); a writer reads only what it writes by.
+  never cut short (SQLite would roll its whole transaction back); a writer reads only what it writes by;
+- opening a connection, with its first read of the schema (which SQLite parses whole: a burst that grows the
+  pools must not stall the tables' timers), and closing one.
 
 A transaction that runs long (a settlement of many boxes) lets the loop turn at least every :data:`SLICE`
 seconds of its own, between two statements, so that no other table's timer or request waits behind a whole
