@@ -6,10 +6,13 @@ settlements, neither at the gate nor, before it, for a connection from the pool.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 
 from croupier.server import db
 from tests.server.conftest import Server
@@ -187,6 +190,56 @@ def test_the_gate_is_handed_on_at_the_commit(tmp_path: Path) -> None:
         return during, after
 
     assert asyncio.run(scenario()) == (True, False)
+
+
+def test_a_writer_cancelled_while_its_statement_runs_leaves_the_database_unlocked(tmp_path: Path) -> None:
+    """A table's actor stopped (or a request given up) while its statement runs in the driver's thread: its
+    connection is closed, not rolled back, and a close that left the transaction open while the statement
+    was not finalized held SQLite's write lock until the garbage collector found the cursor, so that every
+    other writer waited out the 30 s busy timeout. After the cancelled writer has ended, another connection
+    that does not wait at all takes the write lock at once."""
+    path = tmp_path / "cancelled.db"
+    entered, release = threading.Event(), threading.Event()
+
+    def hold() -> int:  # a statement that runs until the test lets it finish
+        entered.set()
+        release.wait(10)
+        return 1
+
+    async def scenario() -> None:
+        engine = db.make_engine(f"sqlite:///{path}")
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _hold(connection: Any, _record: Any) -> None:
+            connection.create_function("hold", 0, hold)
+
+        async with engine.begin() as connection:
+            await connection.execute(text("CREATE TABLE t (x INTEGER)"))
+
+        async def writer() -> None:
+            async with db.sessions(engine)() as session, session.begin():
+                await session.execute(text("INSERT INTO t VALUES (1)"))
+                await session.execute(text("SELECT hold()"))
+
+        task = asyncio.create_task(writer())
+        await asyncio.to_thread(entered.wait, 10)
+        task.cancel()
+        await asyncio.sleep(0.05)  # the cancellation reaches the connection while the statement still runs
+        release.set()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        other = sqlite3.connect(path, timeout=0, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")  # 'database is locked' at once if the lock was kept
+            assert other.execute("SELECT count(*) FROM t").fetchone() == (0,)  # the insert rolled back
+            other.execute("ROLLBACK")
+        finally:
+            other.close()
+        async with db.sessions(engine)() as session, session.begin():  # and the engine writes on
+            await session.execute(text("INSERT INTO t VALUES (2)"))
+        await engine.dispose()
+
+    asyncio.run(scenario())
 
 
 def test_a_requests_writes_go_first_and_a_table_it_opens_does_not_take_the_mark(

@@ -1,16 +1,15 @@
 """Database connections and schema migrations.
 
-SQLite is the embedded default (a local file, WAL journal, ``synchronous=FULL``, foreign keys on; its
-statements run on the event loop, and what may wait, a commit, another process's lock, a long read, in a
-thread: ``croupier.server.sqlite_loop``); PostgreSQL through asyncpg for several processes. The schema
-comes from the Alembic migrations in ``migrations/``; :func:`migrate` brings a database to the newest.
+SQLite is the embedded default (a local file, WAL journal, ``synchronous=FULL``, foreign keys on, a
+busy timeout so concurrent writers wait rather than fail); PostgreSQL through asyncpg for several
+processes. The schema comes from the Alembic migrations in ``migrations/``; :func:`migrate` brings a
+database to the newest.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import secrets
 import sqlite3
@@ -23,12 +22,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import event
-from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from croupier.errors import CroupierError
-from croupier.server import sqlite_loop
 from croupier.server.clock import Sleeper
 
 log = logging.getLogger("croupier.server")
@@ -72,22 +70,16 @@ def make_engine(url: str, *, writes: bool = True) -> AsyncEngine:
     if is_sqlite(url):
         in_memory = url in ("sqlite+aiosqlite://", "sqlite+aiosqlite:///:memory:")
         pool: dict[str, int] = {} if in_memory or not writes else {"pool_size": 10, "max_overflow": POOL_OVERFLOW}
-        # statements on the loop, what may wait (a commit, another process's lock, a long read) in a thread
-        target = make_url(url)  # the file as SQLAlchemy's own SQLite dialect reads it (a path, or a URI)
-        (database,), options = target.get_dialect()().create_connect_args(target)
-        connect = functools.partial(
-            sqlite_loop.connect, database, _RollingBack, reads=not writes, uri=bool(options.get("uri"))
-        )
-        engine = create_async_engine(url, async_creator=connect, **pool)
+        engine = create_async_engine(url, connect_args={"timeout": 30, "factory": _RollingBack}, **pool)
 
         @event.listens_for(engine.sync_engine, "connect")
         def _pragmas(connection: Any, _record: Any) -> None:
-            # (the connection emits no BEGIN of its own: ``_begin`` does; and on the loop a statement never
-            # waits for another process's lock, its busy timeout 0: it waits in a thread, sqlite_loop)
+            connection.isolation_level = None  # the driver emits no BEGIN of its own: ``_begin`` does
             cursor = connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=FULL")
             cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=30000")
             cursor.close()
 
         gate = _WriteGate(engine) if writes else None
@@ -109,13 +101,12 @@ def make_engine(url: str, *, writes: bool = True) -> AsyncEngine:
 class _RollingBack(sqlite3.Connection):
     """A SQLite connection that rolls back its open transaction when it is closed.
 
-    A task cancelled while its call runs in a thread (a table's actor stopped at shutdown, a request given
-    up, while its commit or its wait for another process's lock runs: ``croupier.server.sqlite_loop``) may
-    have its connection closed by SQLAlchemy rather than rolled back. Python's
+    A task cancelled while its statement runs in aiosqlite's thread (a table's actor stopped at shutdown,
+    a request given up) has its connection closed by SQLAlchemy rather than rolled back. Python's
     ``close()`` then leaves the connection open inside SQLite for as long as that statement is not
     finalized (``sqlite3_close_v2``): its transaction, and the database's write lock with it, outlive the
     close until the garbage collector finds the cursor, and every other writer waits out the busy
-    timeout. The rollback here, before the connection closes, ends the transaction
+    timeout. The rollback here, in the connection's own thread before it closes, ends the transaction
     whatever is left of its statements."""
 
     def close(self) -> None:
