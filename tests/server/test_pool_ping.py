@@ -1,0 +1,80 @@
+"""PostgreSQL's pooled connections: pinged before use only after lying idle, and a dead one replaced."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from croupier.server import db
+from tests.server.conftest import database_url
+
+
+@pytest.fixture
+def pg_url(tmp_path: Path, postgres: bool) -> Iterator[str]:
+    yield from database_url("postgresql", tmp_path, postgres)
+
+
+def _counting_pings(engine: Any, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    pings: list[int] = []
+    dialect = engine.sync_engine.dialect
+    real = dialect.do_ping
+
+    def counted(dbapi_connection: Any) -> bool:
+        pings.append(1)
+        return bool(real(dbapi_connection))
+
+    monkeypatch.setattr(dialect, "do_ping", counted)
+    return pings
+
+
+def test_a_connection_given_back_a_moment_ago_is_not_pinged(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each transaction on a busy server took three more round trips for the ping (pool_pre_ping)."""
+    monkeypatch.setattr(db, "PING_AFTER_IDLE_S", 60.0)
+
+    async def run() -> list[int]:
+        engine = db.make_engine(pg_url)
+        pings = _counting_pings(engine, monkeypatch)
+        try:
+            for _ in range(5):
+                async with engine.begin() as connection:
+                    assert (await connection.execute(text("SELECT 1"))).scalar() == 1
+        finally:
+            await engine.dispose()
+        return pings
+
+    assert asyncio.run(run()) == []
+
+
+def test_an_idle_connection_the_database_ended_is_replaced_before_use(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(db, "PING_AFTER_IDLE_S", 0.0)
+
+    async def run() -> tuple[int, int, list[int]]:
+        engine = db.make_engine(pg_url)
+        pings = _counting_pings(engine, monkeypatch)
+        try:
+            async with engine.connect() as connection:
+                first = (await connection.execute(text("SELECT pg_backend_pid()"))).scalar_one()
+            # the server ends that pooled session (a restart, an administrator, an idle timeout)
+            admin = db.make_engine(pg_url)
+            try:
+                async with admin.begin() as connection:
+                    await connection.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": first})
+            finally:
+                await admin.dispose()
+            await asyncio.sleep(0.2)
+            async with engine.begin() as connection:
+                second = (await connection.execute(text("SELECT pg_backend_pid()"))).scalar_one()
+        finally:
+            await engine.dispose()
+        return first, second, pings
+
+    first, second, pings = asyncio.run(run())
+    assert second != first
+    assert pings  # the dead connection failed its ping and was replaced, so no statement failed
