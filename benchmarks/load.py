@@ -121,6 +121,7 @@ class Figures:
     login_ms: list[float] = field(default_factory=list)
     storm: tuple[datetime, datetime] | None = None
     errors: list[str] = field(default_factory=list)
+    resent: list[str] = field(default_factory=list)  # requests sent again after their connection failed
     refusals: Counter[str] = field(default_factory=Counter)
     measuring: bool = False
     cpu: list[float] = field(default_factory=list)  # each server process's CPU seconds per second
@@ -254,14 +255,23 @@ def spread(servers: list[ServerProcess], tables: int, limit: float) -> dict[str,
 # the bots
 
 
-async def send(client: httpx.AsyncClient, bot: Bot, path: str, body: dict[str, Any]) -> httpx.Response:
-    """A money-moving request of ``bot``'s, to its own process, with a key of its own; a connection that
-    failed under it is an answer 599 (an error of the run), and the bot plays on."""
+async def send(
+    client: httpx.AsyncClient, bot: Bot, path: str, body: dict[str, Any], figures: Figures
+) -> httpx.Response:
+    """A money-moving request of ``bot``'s, to its own process, with a key of its own. A connection that
+    failed under it before any answer came is tried once more with the same key (``figures.resent``): a
+    kept-alive connection the server closes after its idle time (5 s) may be the one the client reuses at
+    that moment, and the key makes sending again safe, as a browser does. One that fails again is an
+    answer 599 (an error of the run), and the bot plays on."""
     headers = {"Authorization": f"Bearer {bot.token}", "Idempotency-Key": uuid.uuid4().hex}
-    try:
-        return await client.post(bot.base + path, json=body, headers=headers)
-    except httpx.TransportError as error:
-        return httpx.Response(599, text=f"{type(error).__name__}: {error}")
+    for attempt in (1, 2):
+        try:
+            return await client.post(bot.base + path, json=body, headers=headers)
+        except httpx.TransportError as error:
+            if attempt == 2:
+                return httpx.Response(599, text=f"{type(error).__name__}: {error}")
+            figures.resent.append(f"{path.rsplit('/', 1)[1]}: {type(error).__name__}")
+    raise AssertionError("unreachable")
 
 
 def server_ms(answer: httpx.Response) -> float | None:
@@ -314,7 +324,7 @@ async def play(bot: Bot, client: httpx.AsyncClient, figures: Figures, stop: asyn
             elif kind == "betting_open":
                 bot.bets += 1
                 answer = await send(
-                    client, bot, f"/api/tables/{bot.table}/bets", {"spot": str(bot.box), "amount": "10"}
+                    client, bot, f"/api/tables/{bot.table}/bets", {"spot": str(bot.box), "amount": "10"}, figures
                 )
                 if account(bot, figures, "bet", answer) and figures.measuring:
                     figures.bet_ms.append((time.monotonic() - arrived) * 1000)
@@ -324,7 +334,7 @@ async def play(bot: Bot, client: httpx.AsyncClient, figures: Figures, stop: asyn
                 if choice is None:
                     figures.errors.append(f"{bot.name}: asked to decide with no actions (your_actions missing)")
                     continue
-                answer = await send(client, bot, f"/api/tables/{bot.table}/actions", choice)
+                answer = await send(client, bot, f"/api/tables/{bot.table}/actions", choice, figures)
                 if account(bot, figures, "action", answer):
                     bot.decisions += 1
                     if figures.measuring:
@@ -611,6 +621,7 @@ def drive_all(bots: list[Bot], bases: list[str], args: argparse.Namespace, pids:
             "delivery_ms",
             "login_ms",
             "errors",
+            "resent",
         ):
             getattr(merged, name).extend(getattr(figures, name))
         merged.settled |= figures.settled
@@ -744,6 +755,9 @@ def run(args: argparse.Namespace, url: str, kind: str, directory: Path, servers:
     report(args, figures, elapsed, bots, kind)
     for error in figures.errors[:8]:
         print(f"  error: {error}")
+    if figures.resent:
+        again = dict(Counter(figures.resent))
+        print(f"sent again after a failed connection (same key): {len(figures.resent)}, {again}")
     print(f"errors: {len(figures.errors)}")
     if figures.errors:
         raise SystemExit(1)
