@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import text
 
 from croupier.server import db
-from tests.server.conftest import database_url
+from tests.server.conftest import database_url, make_server
 
 
 @pytest.fixture
@@ -78,3 +78,18 @@ def test_an_idle_connection_the_database_ended_is_replaced_before_use(
     first, second, pings = asyncio.run(run())
     assert second != first
     assert pings  # the dead connection failed its ping and was replaced, so no statement failed
+
+
+def test_a_readers_statements_on_postgresql_are_each_a_transaction_of_their_own(pg_url: str) -> None:
+    """A request that only reads (who signs in, a stored answer) took a BEGIN and a ROLLBACK more, two round
+    trips, around its statements; READ COMMITTED gives each statement its own snapshot either way."""
+    for server in make_server(pg_url):
+
+        async def probe(service: Any = server.service) -> Any:
+            async with service.reader() as session:
+                # a setting local to the transaction outlives its statement only inside a transaction block
+                await session.execute(text("SELECT set_config('croupier.probe', 'held', true)"))
+                return (await session.execute(text("SELECT current_setting('croupier.probe', true)"))).scalar()
+
+        assert server.client.portal.call(probe) in ("", None)
+        assert "phase" in server.view(1, server.login("ana"))  # and a signed-in read still finds its player
