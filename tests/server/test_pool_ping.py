@@ -1,4 +1,5 @@
-"""PostgreSQL's pooled connections: pinged before use only after lying idle, and a dead one replaced."""
+"""PostgreSQL's round trips: a pooled connection pinged before use only after lying idle (a dead one
+replaced), and the reads run with no BEGIN and ROLLBACK around them."""
 
 from __future__ import annotations
 
