@@ -116,6 +116,51 @@ def test_a_bet_its_balance_cannot_cover_is_refused_alone_in_its_group(server: Se
     assert server.balance(ben) == "5.00"
 
 
+@contextmanager
+def statements() -> Iterator[list[str]]:
+    """The SQL statements sent meanwhile (every table but the one under test waits)."""
+    seen: list[str] = []
+
+    def sent(_conn: Connection, _cursor: object, statement: str, *_rest: object) -> None:
+        seen.append(" ".join(statement.split()))
+
+    event.listen(Engine, "before_cursor_execute", sent)
+    try:
+        yield seen
+    finally:
+        event.remove(Engine, "before_cursor_execute", sent)
+
+
+def test_a_groups_money_moves_by_one_statement(server: Server) -> None:
+    """Three players' bets: every wallet they move (theirs and the table's money in play) by one UPDATE, and
+    their three ledger transactions by one INSERT (a player's two bets in one group: test_postings.py)."""
+    server.login("ana")
+    with statements() as seen:
+        answers = together(server, [("ana", "1", "10"), ("ben", "2", "20"), ("chen", "3", "40")])
+    assert [a["balance"] for a in answers if isinstance(a, dict)] == ["990.00", "980.00", "960.00"], answers
+    assert len([s for s in seen if s.startswith("UPDATE wallets")]) == 1, seen
+    assert len([s for s in seen if s.startswith("INSERT INTO ledger_transactions")]) == 1, seen
+
+
+def test_a_bet_refused_for_its_balance_leaves_its_box_to_the_next_bet_of_the_group(server: Server) -> None:
+    """ben cannot cover his bet on box 2; chen bets on box 2 after him in the same group. Taken one by one,
+    ben's refused bet takes no seat, so chen sits at box 2 (Art. 2.3) rather than betting behind ben."""
+    cole = server.login("cole")
+    drained = server.client.post(
+        "/api/cashier/withdrawals",
+        json={"account": "ben", "amount": "995"},
+        headers={**cole, "Idempotency-Key": uuid.uuid4().hex},
+    )
+    assert drained.status_code == 200, drained.text
+    with commits() as seen:
+        answers = together(server, [("ana", "1", "10"), ("ben", "2", "10"), ("chen", "2", "10")])
+    assert isinstance(answers[1], Refused) and "balance is 5.00" in str(answers[1])
+    assert isinstance(answers[0], dict) and isinstance(answers[2], dict), answers
+    assert len(seen) == 1
+    assert server.view(TABLE)["seats"] == {"1": "ana", "2": "chen"}
+    assert table_bets(server) == {"1": {"ana": "10"}, "2": {"chen": "10"}}
+
+
 def test_a_group_whose_commit_fails_keeps_nothing_and_answers_every_bet(server: Server) -> None:
     """All or nothing: the commit of the group fails (the disk, say); no bet of it is kept, no money moved,
     no seat taken, and each bettor is told that nothing was changed. The table then takes bets again."""

@@ -6,10 +6,13 @@ system one is refused whole."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from sqlalchemy import event, select, update
 
 from croupier.server import ledger
 from croupier.server.db import make_engine, migrate, sessions
@@ -69,3 +72,111 @@ def test_a_move_onto_a_wallet_that_is_not_a_system_one_is_refused(tmp_path: Path
 
     with pytest.raises(ledger.LedgerError, match="is not a system wallet"):
         asyncio.run(run())
+
+
+@contextmanager
+def statements(engine: object) -> Iterator[list[str]]:
+    """The SQL statements sent on ``engine`` meanwhile."""
+    seen: list[str] = []
+
+    def sent(_conn: object, _cursor: object, statement: str, *_rest: object) -> None:
+        seen.append(" ".join(statement.split()))
+
+    sync = engine.sync_engine  # type: ignore[attr-defined]
+    event.listen(sync, "before_cursor_execute", sent)
+    try:
+        yield seen
+    finally:
+        event.remove(sync, "before_cursor_execute", sent)
+
+
+def test_post_all_moves_every_wallet_by_one_statement_and_gives_each_balance_in_order(tmp_path: Path) -> None:
+    """A group's debits (one player twice) and the table's sum: one UPDATE, each posting's balance after it
+    as if posted one by one in order, and the transactions written by one INSERT with ids of their own."""
+
+    async def run() -> tuple[object, list[str], list[int], tuple[int, int, int], bool, list[int]]:
+        engine, players, table = await with_wallets(tmp_path / "a.db", [1000, 1000])
+        async with sessions(engine)() as session, session.begin():  # type: ignore[arg-type]
+            postings = ledger.Postings(session, "bet", NOW, [table])
+            with statements(engine) as seen:
+                posted = await postings.post_all(
+                    [
+                        ([(players[0], -100), (table, 100)], None, "bet on 1"),
+                        ([(players[1], -200), (table, 200)], None, "bet on 2"),
+                        ([(players[0], -300), (table, 300)], None, "bet on 3"),
+                    ]
+                )
+                await postings.write()
+        assert posted is not None
+        ids = [record.id for record, _after in posted]
+        async with sessions(engine)() as session:  # type: ignore[arg-type]
+            sums = await ledger.ledger_sums(session)
+            whole = await ledger.wallets_match_entries(session)
+            left = [await session.get(Wallet, w) for w in [*players, table]]
+        await engine.dispose()  # type: ignore[attr-defined]
+        return [after for _record, after in posted], seen, ids, sums, whole, [w.balance for w in left if w]
+
+    afters, seen, ids, sums, whole, balances = asyncio.run(run())
+    assert [list(after.values()) for after in afters] == [[900], [800], [600]]
+    assert balances == [600, 800, 600]
+    assert len([s for s in seen if s.startswith("UPDATE wallets")]) == 1, seen
+    assert len([s for s in seen if s.startswith("INSERT INTO ledger_transactions")]) == 1, seen
+    assert len(set(ids)) == 3 and ids == sorted(ids)
+    assert whole and sums[0] == 0 and sums[2] == 0
+
+
+def test_post_all_with_a_player_short_changes_nothing(tmp_path: Path) -> None:
+    """One player cannot cover the sum of their debits: None, every wallet as it was (the caller then posts
+    one by one to find whose), and nothing to write."""
+
+    async def run() -> tuple[object, list[int], int, tuple[int, int, int]]:
+        engine, players, table = await with_wallets(tmp_path / "b.db", [1000, 150])
+        async with sessions(engine)() as session, session.begin():  # type: ignore[arg-type]
+            postings = ledger.Postings(session, "bet", NOW, [table])
+            posted = await postings.post_all(
+                [
+                    ([(players[0], -100), (table, 100)], None, "bet on 1"),
+                    ([(players[1], -100), (table, 100)], None, "bet on 2"),
+                    ([(players[1], -100), (table, 100)], None, "bet on 3"),  # 200 in all: ben has 150
+                ]
+            )
+            left = [
+                (await session.execute(select(Wallet.balance).where(Wallet.id == w))).scalar_one()
+                for w in [*players, table]
+            ]
+            records = len(postings.records)
+            await postings.write()
+        async with sessions(engine)() as session:  # type: ignore[arg-type]
+            sums = await ledger.ledger_sums(session)
+        await engine.dispose()  # type: ignore[attr-defined]
+        return posted, left, records, sums
+
+    posted, left, records, sums = asyncio.run(run())
+    assert posted is None
+    assert left == [1000, 150, 0]
+    assert records == 0
+    assert sums == (0, 0, 0)
+
+
+def test_post_all_past_the_most_a_wallet_holds_changes_nothing(tmp_path: Path) -> None:
+    async def run() -> tuple[object, list[int]]:
+        engine, players, table = await with_wallets(tmp_path / "c.db", [ledger.MAX_BALANCE - 10, 0])
+        async with sessions(engine)() as session, session.begin():  # type: ignore[arg-type]
+            await session.execute(update(Wallet).where(Wallet.id == table).values(balance=1000))
+            postings = ledger.Postings(session, "settle", NOW, [table])
+            posted = await postings.post_all(
+                [
+                    ([(players[1], 100), (table, -100)], None, "settled"),
+                    ([(players[0], 100), (table, -100)], None, "settled"),
+                ]
+            )
+            left = [
+                (await session.execute(select(Wallet.balance).where(Wallet.id == w))).scalar_one()
+                for w in [*players, table]
+            ]
+        await engine.dispose()  # type: ignore[attr-defined]
+        return posted, left
+
+    posted, left = asyncio.run(run())
+    assert posted is None
+    assert left == [ledger.MAX_BALANCE - 10, 0, 1000]

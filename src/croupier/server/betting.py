@@ -195,34 +195,17 @@ async def take(actor: TableActor, group: list[Bet]) -> list[Bet]:
     async def store() -> tuple[int, list[Bet]]:
         for bet in group:
             bet.error, bet.answer, bet.sits_at = None, None, None
-        trial = round_.trial() if together else round_  # a bet alone is checked on the round itself
         taken: list[Bet] = []
         try:
             async with actor.sessions() as session, session.begin() as transaction:
                 round_id = await stakes.round_record(actor, session)
                 await stakes.lock_bettors(actor, session, [bet.command.identity.id for bet in group])
-                in_play = actor.own_wallets().in_play
-                postings = ledger.Postings(session, "bet", actor.clock.now(), [in_play])
-                for bet in group:
-                    try:
-                        with _seated(actor, trial, bet):
-                            trial.verify_bet(bet.command.identity.name, bet.spot, bet.amount)
-                            wallet = await stakes.player_wallet(actor, session, bet.command.identity.id)
-                            bet.ledger, after = await postings.post(
-                                [(wallet, -bet.cents), (in_play, bet.cents)],
-                                round_id=round_id,
-                                memo=f"bet on {bet.spot}",
-                                who=bet.command.identity.name,
-                            )
-                            bet.balance = after[wallet]
-                    except CroupierError as error:  # the rules, or the balance: nothing of it was written
-                        if not together:
-                            raise
-                        bet.error = error
-                        continue
-                    if together:  # the next bet is checked against this one
-                        trial.bet(bet.command.identity.name, bet.spot, bet.amount)
-                    taken.append(bet)
+                postings = ledger.Postings(session, "bet", actor.clock.now(), [actor.own_wallets().in_play])
+                at_once = await _all_at_once(actor, round_.trial(), group, postings, round_id) if together else None
+                if at_once is None:  # a bet alone, or a player short: one by one, to know whose bet is refused
+                    taken = await _one_by_one(actor, round_.trial() if together else round_, group, postings, round_id)
+                else:
+                    taken = at_once
                 if not taken:
                     await transaction.rollback()  # no bet stands: not even the round's record is kept
                     return round_id, taken
@@ -239,6 +222,87 @@ async def take(actor: TableActor, group: list[Bet]) -> list[Bet]:
     if taken:
         actor.round_id = round_id
     await _play(actor, round_, taken)
+    return taken
+
+
+async def _all_at_once(
+    actor: TableActor, trial: GameRound, group: list[Bet], postings: ledger.Postings, round_id: int
+) -> list[Bet] | None:
+    """The group's bets checked by the rules on ``trial`` in the order they came, each against those before
+    it, then every debit made by one statement (``ledger.Postings.post_all``); the bets taken. None when a
+    player's balance cannot cover their bets: then no wallet and no seat has changed, and the caller takes
+    the bets one by one (:func:`_one_by_one`), which finds whose."""
+    planned: list[Bet] = []
+    in_play = actor.own_wallets().in_play
+    try:
+        for bet in group:
+            try:
+                with _seated(actor, trial, bet):
+                    trial.verify_bet(bet.command.identity.name, bet.spot, bet.amount)
+            except CroupierError as error:  # the rules: nothing of it was written
+                bet.error = error
+                continue
+            trial.bet(bet.command.identity.name, bet.spot, bet.amount)
+            planned.append(bet)
+        wallets = [await stakes.player_wallet(actor, postings.session, bet.command.identity.id) for bet in planned]
+        posted = await postings.post_all(
+            [
+                ([(wallet, -bet.cents), (in_play, bet.cents)], round_id, f"bet on {bet.spot}")
+                for bet, wallet in zip(planned, wallets, strict=True)
+            ]
+        )
+    except BaseException:
+        _undo(actor, planned)
+        raise
+    if posted is None:
+        _undo(actor, planned)
+        for bet in group:
+            bet.error = None
+        return None
+    for bet, wallet, (record, after) in zip(planned, wallets, posted, strict=True):
+        bet.ledger, bet.balance = record, after[wallet]
+    return planned
+
+
+def _undo(actor: TableActor, planned: list[Bet]) -> None:
+    """The seats that ``planned`` took on trial given back, the last first."""
+    for bet in reversed(planned):
+        _leave(actor, bet)
+
+
+async def _one_by_one(
+    actor: TableActor, trial: GameRound, group: list[Bet], postings: ledger.Postings, round_id: int
+) -> list[Bet]:
+    """The group's bets taken one after another, each checked by the rules on ``trial`` against those
+    before it and its wallet debited by its own conditional update; the bets taken. A bet refused (the
+    rules, or its player's balance) has its ``error`` and wrote nothing; alone, it is raised."""
+    together = len(group) > 1
+    in_play = actor.own_wallets().in_play
+    taken: list[Bet] = []
+    try:
+        for bet in group:
+            try:
+                with _seated(actor, trial, bet):
+                    trial.verify_bet(bet.command.identity.name, bet.spot, bet.amount)
+                    wallet = await stakes.player_wallet(actor, postings.session, bet.command.identity.id)
+                    bet.ledger, after = await postings.post(
+                        [(wallet, -bet.cents), (in_play, bet.cents)],
+                        round_id=round_id,
+                        memo=f"bet on {bet.spot}",
+                        who=bet.command.identity.name,
+                    )
+                    bet.balance = after[wallet]
+            except CroupierError as error:  # the rules, or the balance: nothing of it was written
+                if not together:
+                    raise
+                bet.error = error
+                continue
+            if together:  # the next bet is checked against this one
+                trial.bet(bet.command.identity.name, bet.spot, bet.amount)
+            taken.append(bet)
+    except BaseException:
+        _undo(actor, taken)
+        raise
     return taken
 
 

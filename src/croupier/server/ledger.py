@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
-from sqlalchemy import case, func, insert, select, text
+from sqlalchemy import BigInteger, and_, case, func, insert, literal, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.elements import ColumnElement
 
 from croupier.errors import CroupierError
 from croupier.server.clock import SystemClock
@@ -237,12 +238,12 @@ async def move_player(session: AsyncSession, wallet_id: int, cents: int, *, who:
 
 class Postings:
     """Transactions of one kind posted together, each moving one player's wallet and some of ``system``
-    (a table's own wallets): a table's group of bets, or a round's settlement. Each player's move is made
-    at once, in the caller's order, and one refused (:class:`InsufficientFunds`: nothing of its
-    transaction is written) leaves the others be; :meth:`write` then moves each system wallet once, by the
-    sum of its moves, and writes the transactions (the ORM's flush, for their ids: one insert a row on
-    SQLite) and all their entries by one insert. All of it inside the caller's database transaction:
-    committed whole, or not at all."""
+    (a table's own wallets): a table's group of bets, or a round's settlement. :meth:`post_all` moves every
+    wallet of them, the system's too, by one statement; :meth:`post` moves one player's wallet at once, in
+    the caller's order, and one refused (:class:`InsufficientFunds`: nothing of its transaction is
+    written) leaves the others be. :meth:`write` then moves each system wallet that :meth:`post` left
+    unmoved once, by the sum of its moves, and writes the transactions and all their entries in a few
+    statements. All of it inside the caller's database transaction: committed whole, or not at all."""
 
     def __init__(self, session: AsyncSession, kind: str, now: datetime, system: Iterable[int]) -> None:
         self.session = session
@@ -250,34 +251,81 @@ class Postings:
         self.now = now
         self.system = frozenset(system)
         self.records: list[tuple[LedgerTransaction, dict[int, int]]] = []
+        self.unmoved: list[dict[int, int]] = []  # the system wallets' moves that write() is still to make
+
+    def _merged(self, moves: Sequence[tuple[int, int]]) -> tuple[dict[int, int], list[int]]:
+        """``moves`` summed by wallet (those of no amount left out) and the player's wallet among them."""
+        merged: dict[int, int] = {}
+        for wallet_id, amount in moves:
+            merged[wallet_id] = merged.get(wallet_id, 0) + amount
+        if sum(merged.values()) != 0:
+            raise LedgerError(f"ledger: a {self.kind} transaction does not balance ({sum(merged.values())} cents)")
+        merged = {wallet: amount for wallet, amount in merged.items() if amount}
+        players = [wallet for wallet in merged if wallet not in self.system]
+        if len(players) > 1:
+            raise LedgerError(f"ledger: a posting of a group moves one player's wallet, not {len(players)}")
+        return merged, players
 
     async def post(
         self, moves: Sequence[tuple[int, int]], *, round_id: int | None, memo: str, who: str = ""
     ) -> tuple[LedgerTransaction, dict[int, int]]:
         """One balanced transaction of ``moves`` (wallet id, cents); it and its player's balance after it
         (by wallet id; none when the player's wallet does not move)."""
-        merged: dict[int, int] = {}
-        for wallet_id, amount in moves:
-            merged[wallet_id] = merged.get(wallet_id, 0) + amount
-        if sum(merged.values()) != 0:
-            raise LedgerError(f"ledger: a {self.kind} transaction does not balance ({sum(merged.values())} cents)")
-        players = [wallet for wallet, amount in merged.items() if amount and wallet not in self.system]
-        if len(players) > 1:
-            raise LedgerError(f"ledger: a posting of a group moves one player's wallet, not {len(players)}")
+        merged, players = self._merged(moves)
         balances = {
             wallet: await move_player(self.session, wallet, merged[wallet], who=who, memo=memo) for wallet in players
         }
         record = LedgerTransaction(kind=self.kind, round_id=round_id, created_at=self.now, memo=memo)
-        self.records.append((record, {wallet: amount for wallet, amount in merged.items() if amount}))
+        self.records.append((record, merged))
+        self.unmoved.append({wallet: amount for wallet, amount in merged.items() if wallet in self.system})
         return record, balances
 
+    async def post_all(
+        self, postings: Sequence[tuple[Sequence[tuple[int, int]], int | None, str]]
+    ) -> list[tuple[LedgerTransaction, dict[int, int]]] | None:
+        """Balanced transactions (each its moves, its round and its memo) posted together: every wallet they
+        move, the system's with the players', by one conditional ``UPDATE … RETURNING``. Each comes back
+        with its player's balance after it, as from :meth:`post` one after another in this order. None when
+        a player's wallet cannot take the sum of its moves (it would go below zero or past
+        :data:`MAX_BALANCE`): then no wallet has changed, and the caller posts them one by one
+        (:meth:`post`) to learn which cannot."""
+        each = [self._merged(moves) for moves, _round, _memo in postings]
+        totals: dict[int, int] = {}
+        for merged, _players in each:
+            for wallet, amount in merged.items():
+                totals[wallet] = totals.get(wallet, 0) + amount
+        players = sorted({player for _merged, found in each for player in found})
+        if any(abs(totals.get(wallet, 0)) > MAX_BALANCE for wallet in players):
+            return None  # (post names the movement that is too large)
+        moved = {wallet: cents for wallet, cents in totals.items() if cents}
+        finals: dict[int, int] = {}
+        if moved:
+            finals = await _move_many(self.session, moved, players)
+            if finals.keys() != moved.keys():  # a player short (or a wallet of the wrong kind): all put back
+                if finals:
+                    await _move_many(self.session, {wallet: -moved[wallet] for wallet in finals}, None)
+                return None
+        posted: list[tuple[LedgerTransaction, dict[int, int]]] = []
+        after = {wallet: finals.get(wallet, 0) for wallet in players}
+        for (merged, found), (_moves, round_id, memo) in reversed(list(zip(each, postings, strict=True))):
+            balances = {wallet: after[wallet] for wallet in found}
+            for wallet in found:  # the balance before this posting is the one after the posting before it
+                after[wallet] -= merged[wallet]
+            record = LedgerTransaction(kind=self.kind, round_id=round_id, created_at=self.now, memo=memo)
+            posted.append((record, balances))
+        posted.reverse()
+        for (record, _balances), (merged, _found) in zip(posted, each, strict=True):
+            self.records.append((record, merged))
+        return posted
+
     async def write(self) -> None:
-        """The system wallets' sums, and the transactions with their entries (their ids are known after)."""
+        """The system wallets that :meth:`post` left unmoved, each by its sum, and the transactions with
+        their entries (their ids are known after)."""
         sums: dict[int, int] = {}
-        for _record, moves in self.records:
+        for moves in self.unmoved:
             for wallet, amount in moves.items():
-                if wallet in self.system:
-                    sums[wallet] = sums.get(wallet, 0) + amount
+                sums[wallet] = sums.get(wallet, 0) + amount
+        self.unmoved.clear()
         for wallet, cents in sorted(sums.items()):
             if cents:
                 moved = await self.session.execute(
@@ -288,8 +336,7 @@ class Postings:
                 )
                 if moved.first() is None:  # never half a transaction: the whole of the caller's is rolled back
                     raise LedgerError(f"ledger: wallet {wallet} is not a system wallet; nothing is posted")
-        self.session.add_all([record for record, _moves in self.records])
-        await self.session.flush()  # the transactions, and their ids
+        await insert_transactions(self.session, [record for record, _moves in self.records])
         entries = [
             {"transaction_id": record.id, "wallet_id": wallet, "amount": amount}
             for record, moves in self.records
@@ -297,6 +344,54 @@ class Postings:
         ]
         if entries:  # all of them in one statement (the ORM's flush would insert them one by one)
             await self.session.execute(insert(Entry), entries)
+
+
+async def _move_many(session: AsyncSession, moves: dict[int, int], players: Sequence[int] | None) -> dict[int, int]:
+    """Every wallet of ``moves`` (wallet id, cents) moved by one statement; the balances after, of the wallets
+    that moved. With ``players``: those are players' wallets, each moved only if it stays between zero and
+    :data:`MAX_BALANCE`, and the others system wallets, moved only if they are not a player's (a wallet left
+    unmoved is missing from the answer). Without: every wallet of ``moves`` moved as it is (putting back
+    what such a statement moved)."""
+    delta = case({wallet: literal(cents, BigInteger) for wallet, cents in moves.items()}, value=Wallet.id)
+    where: ColumnElement[bool] = Wallet.id.in_(list(moves))
+    if players is not None:
+        system = [wallet for wallet in moves if wallet not in set(players)]
+        where = or_(
+            and_(
+                Wallet.id.in_(list(players)),
+                Wallet.kind == "player",
+                Wallet.balance + delta >= 0,
+                Wallet.balance + delta <= MAX_BALANCE,
+            ),
+            and_(Wallet.id.in_(system), Wallet.kind != "player"),
+        )
+    rows = await session.execute(
+        update(Wallet)
+        .where(where)
+        .values(balance=Wallet.balance + delta)
+        .returning(Wallet.id, Wallet.balance)
+        .execution_options(synchronize_session=False)
+    )
+    return {int(wallet): int(balance) for wallet, balance in rows.all()}
+
+
+async def insert_transactions(session: AsyncSession, records: Sequence[LedgerTransaction]) -> None:
+    """``records`` inserted, each given its id. On SQLite by one statement, their ids the next after the
+    largest (the transaction holds the database's write lock from its ``BEGIN IMMEDIATE``, so no other
+    writer, of this process or another, inserts meanwhile): the ORM's flush would insert them one by one,
+    since SQLite cannot say which id ``RETURNING`` gave which row of a multi-row insert. On PostgreSQL by the
+    ORM's flush (one statement, its sequence giving the ids)."""
+    if not records:
+        return
+    if session.get_bind().dialect.name != "sqlite":
+        session.add_all(records)
+        await session.flush()
+        return
+    last = int(await session.scalar(select(func.coalesce(func.max(LedgerTransaction.id), 0))) or 0)
+    for offset, record in enumerate(records, start=1):
+        record.id = last + offset
+    session.add_all(records)
+    await session.flush()  # the ids given: one INSERT of many rows
 
 
 async def ledger_sums(session: AsyncSession) -> tuple[int, int, int]:

@@ -200,17 +200,32 @@ async def settle(actor: TableActor, session: AsyncSession, record: RoundRecord, 
     # global order: a push moves no house money, yet the house is locked with the rest (no deadlock)
     await ledger.lock_wallets(session, [own.in_play, own.house, *wallets.values()])
     postings = ledger.Postings(session, "settle", actor.clock.now(), [own.in_play, own.house])
-    results: list[tuple[int, int, int, int, LedgerTransaction, int | None]] = []
-    for player, account_id in sorted(actor.accounts.items()):
+    bettors = sorted(actor.accounts.items())
+    moves: list[tuple[int, int, int, list[tuple[int, int]]]] = []
+    for player, account_id in bettors:
         staked = staked_db.get(account_id, 0)
         gain = ledger.to_minor(net.get(player, Decimal(0)), f"{player}'s result")
-        transaction, after = await postings.post(
-            [(own.in_play, -staked), (wallets[account_id], staked + gain), (own.house, -gain)],
-            round_id=record.id,
-            memo=f"round {record.id} settled",
-            who=player,
+        moves.append(
+            (
+                staked,
+                staked + gain,
+                gain,
+                [(own.in_play, -staked), (wallets[account_id], staked + gain), (own.house, -gain)],
+            )
         )
-        results.append((account_id, staked, staked + gain, gain, transaction, after.get(wallets[account_id])))
+    memo = f"round {record.id} settled"
+    posted = await postings.post_all([(each, record.id, memo) for *_sums, each in moves])
+    if posted is None:  # a wallet past the most it holds: posted one by one, the refusal names whose
+        posted = [
+            await postings.post(each, round_id=record.id, memo=memo, who=player)
+            for (player, _id), (*_sums, each) in zip(bettors, moves, strict=True)
+        ]
+    results: list[tuple[int, int, int, int, LedgerTransaction, int | None]] = [
+        (account_id, staked, returned, gain, transaction, after.get(wallets[account_id]))
+        for (_player, account_id), (staked, returned, gain, _each), (transaction, after) in zip(
+            bettors, moves, posted, strict=True
+        )
+    ]
     await postings.write()
     unmoved = [wallets[account_id] for account_id, *_rest, balance in results if balance is None]
     found: dict[int, int] = {}
