@@ -226,6 +226,12 @@ def disabled_message(name: str) -> str:
 
 async def identify(session: AsyncSession, token: str, now: datetime | None = None) -> Identity:
     """Who ``token`` signs in; an expired one (by ``now``, the server's clock: :func:`at`) is refused."""
+    identity, _expires = await lookup(session, token, now)
+    return identity
+
+
+async def lookup(session: AsyncSession, token: str, now: datetime | None = None) -> tuple[Identity, datetime]:
+    """Who ``token`` signs in, and when the token expires (:func:`identify`)."""
     row = (
         await session.execute(
             select(Account.id, Account.name, Account.role, Token.expires_at, Account.disabled_at)
@@ -240,7 +246,7 @@ async def identify(session: AsyncSession, token: str, now: datetime | None = Non
         raise AuthError("the token has expired; sign in again")
     if row[4] is not None:
         raise AuthError(disabled_message(row[1]))
-    return Identity(row[0], row[1], row[2])
+    return Identity(row[0], row[1], row[2]), expires
 
 
 async def revoke(session: AsyncSession, token: str) -> None:

@@ -3,14 +3,16 @@
 A bet is checked first on its own (who bets, the betting window, the amount, the chip, the spot: no
 database), then with the others of its group in one database transaction. In the order they arrived,
 each is checked against the bets before it on a trial copy of the round (the table's limits, the box's
-bettors, the seat it takes), and its player's wallet is debited by one conditional update
-(``ledger.Postings``). A bet refused there (the rules refuse it after the bets before it; the balance
-cannot cover it) has written nothing; the others stand. Then the table's money in play moves by their
-sum, and the ledger's transactions and entries, the bet records and the idempotency records of the group
-are written in a few statements, and the group commits once. Only then does the engine take the bets, in
-the same order, and every player gets the answer: a bet is never answered before its ledger entries are
-committed. If the commit fails, nothing of the group was kept and every bet of it gets the failure's
-answer (all or nothing).
+bettors, the seat it takes); a bet the rules refuse there has written nothing, and the others stand.
+Then every wallet the group moves (its players' and the table's money in play) is moved by one
+conditional update (``ledger.Postings.post_all``), and the ledger's transactions and entries, the bet
+records and the idempotency records of the group are written in a few statements, and the group commits
+once. If a player's balance cannot cover their bets, that update changes nothing, and the group is taken
+one bet after another instead, each wallet debited by an update of its own, so that only the bet the
+balance cannot cover is refused (and the seat it would have taken is left to the bets after it). Only
+after the commit does the engine take the bets, in the same order, and every player gets the answer: a
+bet is never answered before its ledger entries are committed. If the commit fails, nothing of the group
+was kept and every bet of it gets the failure's answer (all or nothing).
 
 The group is what waited on the table's queue when the actor came to it (the bets that arrived while
 the table's last transaction was committing): no bet waits for a timer to be grouped.

@@ -90,9 +90,11 @@ def accounts_router(service: "Service") -> APIRouter:
 
     async def signed_out(account_id: int, tokens: list[str] | None = None, keep: str | None = None) -> None:
         """Tell the account's open WebSockets that tokens were revoked (``tokens``: these; else all but
-        ``keep``): they close with 4401. The revocation itself is in the database already."""
+        ``keep``): they close with 4401; and every process forgets the account's tokens it remembered
+        (croupier.server.identities). The revocation itself is in the database already."""
         message = {"signed_out": {"tokens": tokens, "keep": keep}}
         try:
+            await service.forget_tokens(account_id)
             await service.hub.publish(f"account:{account_id}", message)
         except Exception:  # a socket left open is refused at its next reconnect; the tokens are revoked
             log.warning("could not tell the sockets of account %s that it signed out", account_id, exc_info=True)
@@ -160,6 +162,7 @@ def accounts_router(service: "Service") -> APIRouter:
                     await throttle.failed(session, rule, key, now())
         if not ok or account is None:
             raise AuthError(BAD_CREDENTIALS)
+        await service.forget_tokens(account.id)  # a token past the account's most was revoked, maybe
         return {"token": token, "account": {"id": account.id, "name": account.name, "role": account.role}}
 
     @router.post("/logout")

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import IntegrityError
 
 from croupier.server import tables_admin
-from croupier.server.auth import AuthError, Identity, identify
+from croupier.server.auth import AuthError, Identity, digest, lookup
 from croupier.server.commands import Command, Refused
 from croupier.server.inputs import Amount as Money
 from croupier.server.inputs import Seconds, StrictBool
@@ -71,13 +71,22 @@ class TableChangeBody(TableSettings):
 
 
 def signed_in(service: "Service") -> Callable[..., Awaitable[Identity]]:
-    """The dependency that reads the caller's bearer token (a session of its own, closed at once)."""
+    """The dependency that reads the caller's bearer token: from the process's memory of the tokens used in
+    the last few seconds, else from the database (a session of its own, closed at once)."""
 
     async def who(authorization: Annotated[str | None, Header()] = None) -> Identity:
         if not authorization or not authorization.lower().startswith("bearer "):
             raise AuthError("sign in first: send Authorization: Bearer TOKEN")
+        token = authorization[7:].strip()
+        key = digest(token)
+        known = service.identities.get(key)  # a token used in the last few seconds (croupier.server.identities)
+        if known is not None:
+            return known
+        generation = service.identities.generation
         async with service.reader() as session:
-            return await identify(session, authorization[7:].strip(), service.clock.now())
+            identity, expires = await lookup(session, token, service.clock.now())
+        service.identities.put(key, identity, expires, generation)
+        return identity
 
     return who
 

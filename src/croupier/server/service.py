@@ -23,7 +23,9 @@ from croupier.server.clock import Clock, SystemClock, wait_until
 from croupier.server.commands import Command, Refused
 from croupier.server.db import is_sqlite, make_engine, migrate, normalise_url, retrying, sessions
 from croupier.server.fence import fenced_sessions
-from croupier.server.hub import Hub, RemoteError
+from croupier.server.hub import Hub, RemoteError, Subscription
+from croupier.server.identities import CHANNEL as IDENTITY_CHANNEL
+from croupier.server.identities import Identities
 from croupier.server.models import GameTable
 
 log = logging.getLogger("croupier.server")
@@ -74,6 +76,12 @@ class Service:
     _leases: asyncio.Task[None] | None = None
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
     _leasing: asyncio.Lock = field(default_factory=asyncio.Lock)
+    identities: Identities = field(init=False)
+    """Who the tokens used in the last few seconds sign in (croupier.server.identities)."""
+    _forgetting: asyncio.Task[None] | None = None
+
+    def __post_init__(self) -> None:
+        self.identities = Identities(self.clock)
 
     def session(self) -> AsyncSession:
         """A session for work that writes."""
@@ -102,6 +110,7 @@ class Service:
             self.readers = sessions(self.engine.execution_options(isolation_level="AUTOCOMMIT"))
         self.hub.handler = self._remote_command
         await self.hub.start()
+        self._forgetting = asyncio.create_task(self._forget_revoked(self.hub.subscribe(IDENTITY_CHANNEL)))
         if self.settings.demo:
             from croupier.server.demo import seed_demo
 
@@ -109,6 +118,31 @@ class Service:
         if self.settings.run_tables:
             await self.lease_round()
             self._leases = asyncio.create_task(self._lease_loop())
+
+    async def forget_tokens(self, account_id: int) -> None:
+        """Some of the account's tokens were revoked (committed): this process forgets them at once, and the
+        others as the hub's message comes (croupier.server.identities)."""
+        self.identities.forget(account_id)
+        try:
+            await self.hub.publish(IDENTITY_CHANNEL, {"forget": account_id})
+        except Exception:  # (the hub counts what it could not send; the others forget within the memory's bound)
+            log.warning("could not tell the other processes to forget account %s's tokens", account_id, exc_info=True)
+
+    async def _forget_revoked(self, subscription: Subscription) -> None:
+        """The revocations of every process, each account's tokens forgotten as its message comes. When the
+        hub ends the subscription (Redis went away and came back, this process fell behind), a revocation
+        may have been missed: every token is forgotten, and the subscription begins again."""
+        while True:
+            try:
+                async for batch in subscription.batches(64):
+                    for delivery in batch:
+                        account_id = delivery.message.get("forget")
+                        if isinstance(account_id, int):
+                            self.identities.forget(account_id)
+            finally:
+                subscription.close()
+                self.identities.clear()
+            subscription = self.hub.subscribe(IDENTITY_CHANNEL)
 
     # tables are leased: each runs in one process at a time, and is taken over when its owner stops renewing
     async def _lease_loop(self) -> None:
@@ -306,6 +340,10 @@ class Service:
             self._wake.set()
 
     async def stop(self) -> None:
+        if self._forgetting is not None:
+            self._forgetting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._forgetting
         if self._leases is not None:
             self._leases.cancel()
             with contextlib.suppress(asyncio.CancelledError):
