@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 import pytest
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, Engine
 
 from croupier.transcript import replay
 from tests.server.conftest import Server
@@ -131,6 +133,27 @@ def test_a_change_waits_for_the_next_shoe(server: Server) -> None:
     result = replay(json.loads(json.dumps(document)))
     stored = server.client.get(f"/api/rounds/{round_id}", headers=sam).json()["result"]
     assert {k: v for k, v in result["rounds"][-1].items() if k != "burned"} == stored
+
+
+def test_a_round_with_nothing_pending_opens_no_writing_transaction_before_it(server: Server) -> None:
+    """Between two rounds the table looks for a close or a pending change: when there is neither, it only
+    reads (on SQLite a writing transaction would wait for, and hold, the write gate every table shares)."""
+    from croupier.server.tables_admin import before_round
+
+    actor = server.service.actors[ONLINE]
+    writes: list[str] = []
+
+    def sent(_conn: Connection, _cursor: object, statement: str, *_rest: object) -> None:
+        if statement.startswith(("BEGIN IMMEDIATE", "UPDATE", "INSERT")) or "FOR SHARE" in statement:
+            writes.append(statement)
+
+    event.listen(Engine, "before_cursor_execute", sent)
+    try:
+        closed = server.client.portal.call(before_round, actor)
+    finally:
+        event.remove(Engine, "before_cursor_execute", sent)
+    assert closed is False
+    assert writes == []
 
 
 def test_a_change_is_checked_like_a_new_table(server: Server) -> None:

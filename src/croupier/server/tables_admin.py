@@ -396,6 +396,21 @@ def _with_squeeze(body: dict[str, Any], overrides: dict[str, Any]) -> dict[str, 
     return overrides
 
 
+async def _anything_before_round(actor: TableActor) -> bool:
+    """Whether the table is to close, or has pending changes to take now (:func:`before_round`, which reads
+    both again in its writing transaction: what is read here only spares the rounds that have nothing)."""
+    if actor.closing:
+        return True
+    new_shoe = actor.shoe_id is None or actor.driver.needs_shoe() or actor.round_number == 0
+    async with actor.readers() as session:
+        status = await session.scalar(select(GameTable.status).where(GameTable.id == actor.table_id))
+        if status is None:
+            return False
+        if status in ("closing", "closed"):
+            return True
+        return new_shoe and bool(await pending_changes(session, actor.table_id))
+
+
 def _aware(moment: datetime) -> datetime:
     from datetime import UTC
 
@@ -408,8 +423,13 @@ def _aware(moment: datetime) -> datetime:
 
 async def before_round(actor: TableActor) -> bool:
     """Between two rounds: close the table if it is closing (returns True: the actor stops), and apply the
-    pending changes where the table starts a new shoe now, or has dealt no round from its shoe yet."""
+    pending changes where the table starts a new shoe now, or has dealt no round from its shoe yet. Whether
+    there is anything to do is read first, outside any writing transaction: most rounds have nothing, and
+    on SQLite a writing transaction waits for its turn at the write gate, and holds every other table's
+    writes back while it reads."""
     now = actor.clock.now()
+    if not await _anything_before_round(actor):
+        return False
     async with actor.sessions() as session, session.begin():
         row = await session.get(GameTable, actor.table_id)
         if row is None:
