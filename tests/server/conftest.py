@@ -7,11 +7,14 @@ import asyncio
 import os
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
 
 from croupier.server.app import Service, Settings, create_app
 from croupier.server.clock import ManualClock
@@ -66,6 +69,21 @@ def database_url(kind: str, tmp_path: Any, postgres: bool) -> Iterator[str]:
         yield POSTGRES_ADMIN.rsplit("/", 1)[0] + f"/{name}"
     finally:
         _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextmanager
+def statements() -> Iterator[list[str]]:
+    """The SQL statements sent on any engine meanwhile, each on one line."""
+    seen: list[str] = []
+
+    def sent(_conn: object, _cursor: object, statement: str, *_rest: object) -> None:
+        seen.append(" ".join(statement.split()))
+
+    event.listen(Engine, "before_cursor_execute", sent)
+    try:
+        yield seen
+    finally:
+        event.remove(Engine, "before_cursor_execute", sent)
 
 
 @dataclass

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from croupier.server.auth import Identity
 from croupier.server.commands import Command, Refused
 from croupier.server.models import Account
-from tests.server.conftest import Server
+from tests.server.conftest import Server, statements
 
 TABLE = 2  # online-1 (live-online blackjack): 5.00-500.00, chip 1.00
 
@@ -75,6 +75,17 @@ def table_bets(server: Server) -> dict[str, dict[str, str]]:
     return {str(box["box"]): dict(box["bets"]) for box in view["round"]["boxes"] if box["bets"]}
 
 
+def leave_ben_five(server: Server) -> None:
+    """The cashier pays ben out all but 5.00 of his 1,000.00."""
+    cole = server.login("cole")
+    drained = server.client.post(
+        "/api/cashier/withdrawals",
+        json={"account": "ben", "amount": "995"},
+        headers={**cole, "Idempotency-Key": uuid.uuid4().hex},
+    )
+    assert drained.status_code == 200, drained.text
+
+
 def test_bets_that_wait_together_are_taken_in_one_transaction(server: Server) -> None:
     players = {name: server.login(name) for name in ("ana", "ben", "chen")}
     with commits() as seen:
@@ -98,13 +109,7 @@ def test_a_bet_of_a_group_is_checked_against_the_bets_before_it(server: Server) 
 
 
 def test_a_bet_its_balance_cannot_cover_is_refused_alone_in_its_group(server: Server) -> None:
-    cole = server.login("cole")
-    drained = server.client.post(
-        "/api/cashier/withdrawals",
-        json={"account": "ben", "amount": "995"},
-        headers={**cole, "Idempotency-Key": uuid.uuid4().hex},
-    )
-    assert drained.status_code == 200, drained.text
+    leave_ben_five(server)
     ben = server.login("ben")
     with commits() as seen:
         answers = together(server, [("ana", "1", "10"), ("ben", "2", "10"), ("chen", "3", "10")])
@@ -114,21 +119,6 @@ def test_a_bet_its_balance_cannot_cover_is_refused_alone_in_its_group(server: Se
     assert table_bets(server) == {"1": {"ana": "10"}, "3": {"chen": "10"}}
     assert server.view(TABLE)["seats"] == {"1": "ana", "3": "chen"}  # ben's refused bet took no seat
     assert server.balance(ben) == "5.00"
-
-
-@contextmanager
-def statements() -> Iterator[list[str]]:
-    """The SQL statements sent meanwhile (every table but the one under test waits)."""
-    seen: list[str] = []
-
-    def sent(_conn: Connection, _cursor: object, statement: str, *_rest: object) -> None:
-        seen.append(" ".join(statement.split()))
-
-    event.listen(Engine, "before_cursor_execute", sent)
-    try:
-        yield seen
-    finally:
-        event.remove(Engine, "before_cursor_execute", sent)
 
 
 def test_a_groups_money_moves_by_one_statement(server: Server) -> None:
@@ -145,13 +135,7 @@ def test_a_groups_money_moves_by_one_statement(server: Server) -> None:
 def test_a_bet_refused_for_its_balance_leaves_its_box_to_the_next_bet_of_the_group(server: Server) -> None:
     """ben cannot cover his bet on box 2; chen bets on box 2 after him in the same group. Taken one by one,
     ben's refused bet takes no seat, so chen sits at box 2 (Art. 2.3) rather than betting behind ben."""
-    cole = server.login("cole")
-    drained = server.client.post(
-        "/api/cashier/withdrawals",
-        json={"account": "ben", "amount": "995"},
-        headers={**cole, "Idempotency-Key": uuid.uuid4().hex},
-    )
-    assert drained.status_code == 200, drained.text
+    leave_ben_five(server)
     with commits() as seen:
         answers = together(server, [("ana", "1", "10"), ("ben", "2", "10"), ("chen", "2", "10")])
     assert isinstance(answers[1], Refused) and "balance is 5.00" in str(answers[1])

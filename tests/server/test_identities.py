@@ -7,17 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import timedelta
-
-from sqlalchemy import event
-from sqlalchemy.engine import Engine
 
 from croupier.server.auth import Identity
 from croupier.server.clock import ManualClock
 from croupier.server.identities import Identities
-from tests.server.conftest import Server
+from tests.server.conftest import Server, statements
 from tests.server.test_processes import process, shared  # noqa: F401 (the fixture)
 
 ANA = Identity(1, "ana", "player")
@@ -67,27 +62,12 @@ def test_the_least_recently_used_are_forgotten_past_the_most() -> None:
     assert len(known) == 2 and known.get("b") is None and known.get("a") == ANA
 
 
-@contextmanager
-def token_reads() -> Iterator[list[str]]:
-    """The statements that read a token's identity, sent meanwhile."""
-    seen: list[str] = []
-
-    def sent(_conn: object, _cursor: object, statement: str, *_rest: object) -> None:
-        if "JOIN tokens" in statement:
-            seen.append(statement)
-
-    event.listen(Engine, "before_cursor_execute", sent)
-    try:
-        yield seen
-    finally:
-        event.remove(Engine, "before_cursor_execute", sent)
-
-
 def test_a_token_used_again_is_not_read_from_the_database(server: Server) -> None:
     ana = server.login("ana")
-    with token_reads() as reads:
+    with statements() as seen:
         for _ in range(3):
             assert server.client.get("/api/me", headers=ana).status_code == 200
+    reads = [statement for statement in seen if "JOIN tokens" in statement]
     assert len(reads) == 1, reads
 
 

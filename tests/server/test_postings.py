@@ -6,17 +6,16 @@ system one is refused whole."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import event, select, update
+from sqlalchemy import select, update
 
 from croupier.server import ledger
 from croupier.server.db import make_engine, migrate, sessions
 from croupier.server.models import Wallet
+from tests.server.conftest import statements
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -74,22 +73,6 @@ def test_a_move_onto_a_wallet_that_is_not_a_system_one_is_refused(tmp_path: Path
         asyncio.run(run())
 
 
-@contextmanager
-def statements(engine: object) -> Iterator[list[str]]:
-    """The SQL statements sent on ``engine`` meanwhile."""
-    seen: list[str] = []
-
-    def sent(_conn: object, _cursor: object, statement: str, *_rest: object) -> None:
-        seen.append(" ".join(statement.split()))
-
-    sync = engine.sync_engine  # type: ignore[attr-defined]
-    event.listen(sync, "before_cursor_execute", sent)
-    try:
-        yield seen
-    finally:
-        event.remove(sync, "before_cursor_execute", sent)
-
-
 def test_post_all_moves_every_wallet_by_one_statement_and_gives_each_balance_in_order(tmp_path: Path) -> None:
     """A group's debits (one player twice) and the table's sum: one UPDATE, each posting's balance after it
     as if posted one by one in order, and the transactions written by one INSERT with ids of their own."""
@@ -98,7 +81,7 @@ def test_post_all_moves_every_wallet_by_one_statement_and_gives_each_balance_in_
         engine, players, table = await with_wallets(tmp_path / "a.db", [1000, 1000])
         async with sessions(engine)() as session, session.begin():  # type: ignore[arg-type]
             postings = ledger.Postings(session, "bet", NOW, [table])
-            with statements(engine) as seen:
+            with statements() as seen:
                 posted = await postings.post_all(
                     [
                         ([(players[0], -100), (table, 100)], None, "bet on 1"),

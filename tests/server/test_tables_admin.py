@@ -6,11 +6,9 @@ import json
 from typing import Any
 
 import pytest
-from sqlalchemy import event
-from sqlalchemy.engine import Connection, Engine
 
 from croupier.transcript import replay
-from tests.server.conftest import Server
+from tests.server.conftest import Server, statements
 
 ONLINE = 2
 
@@ -141,17 +139,9 @@ def test_a_round_with_nothing_pending_opens_no_writing_transaction_before_it(ser
     from croupier.server.tables_admin import before_round
 
     actor = server.service.actors[ONLINE]
-    writes: list[str] = []
-
-    def sent(_conn: Connection, _cursor: object, statement: str, *_rest: object) -> None:
-        if statement.startswith(("BEGIN IMMEDIATE", "UPDATE", "INSERT")) or "FOR SHARE" in statement:
-            writes.append(statement)
-
-    event.listen(Engine, "before_cursor_execute", sent)
-    try:
+    with statements() as seen:
         closed = server.client.portal.call(before_round, actor)
-    finally:
-        event.remove(Engine, "before_cursor_execute", sent)
+    writes = [s for s in seen if s.startswith(("BEGIN IMMEDIATE", "UPDATE", "INSERT")) or "FOR SHARE" in s]
     assert closed is False
     assert writes == []
 
