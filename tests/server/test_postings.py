@@ -163,3 +163,27 @@ def test_post_all_past_the_most_a_wallet_holds_changes_nothing(tmp_path: Path) -
     posted, left = asyncio.run(run())
     assert posted is None
     assert left == [ledger.MAX_BALANCE - 10, 0, 1000]
+
+
+def test_post_all_with_a_players_moves_that_cancel_out_leaves_them_to_post(tmp_path: Path) -> None:
+    """A player paid and charged the same in one group: their balance after each posting is theirs, not
+    zero; post_all gives the group to post (one by one), which reads it."""
+
+    async def run() -> tuple[object, list[int]]:
+        engine, players, table = await with_wallets(tmp_path / "d.db", [1000])
+        async with sessions(engine)() as session, session.begin():  # type: ignore[arg-type]
+            postings = ledger.Postings(session, "bet", NOW, [table])
+            items = [
+                ([(players[0], -100), (table, 100)], None, "bet on 1"),
+                ([(players[0], 100), (table, -100)], None, "bet on 1 returned"),
+            ]
+            posted = await postings.post_all(items)
+            afters = [
+                (await postings.post(moves, round_id=None, memo=memo))[1][players[0]] for moves, _r, memo in items
+            ]
+        await engine.dispose()  # type: ignore[attr-defined]
+        return posted, afters
+
+    posted, afters = asyncio.run(run())
+    assert posted is None
+    assert afters == [900, 1000]

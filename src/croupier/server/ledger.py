@@ -297,6 +297,8 @@ class Postings:
         players = sorted({player for _merged, found in each for player in found})
         if any(abs(totals.get(wallet, 0)) > MAX_BALANCE for wallet in players):
             return None  # (post names the movement that is too large)
+        if any(totals.get(wallet, 0) == 0 for wallet in players):
+            return None  # a player's moves that cancel out: the update would not read their balance
         moved = {wallet: cents for wallet, cents in totals.items() if cents}
         finals: dict[int, int] = {}
         if moved:
@@ -355,7 +357,7 @@ async def _move_many(session: AsyncSession, moves: dict[int, int], players: Sequ
     delta = case({wallet: literal(cents, BigInteger) for wallet, cents in moves.items()}, value=Wallet.id)
     where: ColumnElement[bool] = Wallet.id.in_(list(moves))
     if players is not None:
-        system = [wallet for wallet in moves if wallet not in set(players)]
+        system = [wallet for wallet in moves if wallet not in frozenset(players)]
         where = or_(
             and_(
                 Wallet.id.in_(list(players)),
