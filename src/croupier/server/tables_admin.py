@@ -396,12 +396,17 @@ def _with_squeeze(body: dict[str, Any], overrides: dict[str, Any]) -> dict[str, 
     return overrides
 
 
+def _takes_changes_now(actor: TableActor) -> bool:
+    """Whether the table's next round begins a shoe (or none was dealt from it yet): pending changes apply."""
+    return actor.shoe_id is None or actor.driver.needs_shoe() or actor.round_number == 0
+
+
 async def _anything_before_round(actor: TableActor) -> bool:
     """Whether the table is to close, or has pending changes to take now (:func:`before_round`, which reads
     both again in its writing transaction: what is read here only spares the rounds that have nothing)."""
     if actor.closing:
         return True
-    new_shoe = actor.shoe_id is None or actor.driver.needs_shoe() or actor.round_number == 0
+    new_shoe = _takes_changes_now(actor)
     async with actor.readers() as session:
         status = await session.scalar(select(GameTable.status).where(GameTable.id == actor.table_id))
         if status is None:
@@ -450,7 +455,7 @@ async def before_round(actor: TableActor) -> bool:
         else:
             closing = False
             pending = await pending_changes(session, row.id)
-            new_shoe = actor.shoe_id is None or actor.driver.needs_shoe() or actor.round_number == 0
+            new_shoe = _takes_changes_now(actor)
             if not pending or not new_shoe:
                 return False
             current = settings_document(row, await dealer_name(session, row.dealer_id))
