@@ -132,3 +132,35 @@ def test_the_memory_is_cleared_when_the_hub_may_have_missed_a_revocation(server:
 
 async def _resync(server: Server) -> None:
     server.service.hub._resync_all()
+
+
+def test_a_fault_in_hearing_revocations_forgets_everything_and_listens_again(server: Server) -> None:
+    """The task that hears the other processes' revocations outlives a fault of its own: it forgets every
+    token (one may have been missed) and hears the next revocation."""
+    ana, ben = server.login("ana"), server.login("ben")
+    for headers in (ana, ben):
+        assert server.client.get("/api/me", headers=headers).status_code == 200
+    known = server.service.identities
+    forget = known.forget
+    calls: list[int] = []
+
+    def failing_once(account_id: int) -> None:
+        calls.append(account_id)
+        if len(calls) == 1:
+            raise RuntimeError("a fault")
+        forget(account_id)
+
+    known.forget = failing_once  # type: ignore[method-assign]
+    server.client.portal.call(server.service.hub.publish, "identities", {"forget": 999})
+    deadline = time.monotonic() + 5
+    while len(known):  # the fault: everything forgotten
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert server.client.get("/api/me", headers=ana).status_code == 200  # remembered again
+    assert len(known) == 1
+    ana_id = server.client.get("/api/me", headers=ana).json()["id"]
+    server.client.portal.call(server.service.hub.publish, "identities", {"forget": ana_id})
+    while len(known):  # heard again after the fault
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert not server.service._forgetting.done()

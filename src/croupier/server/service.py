@@ -30,6 +30,9 @@ from croupier.server.models import GameTable
 
 log = logging.getLogger("croupier.server")
 
+FAULT_PAUSE_S = 0.1
+"""The pause before the revocations' subscription begins again after a fault (never a busy loop)."""
+
 
 @dataclass
 class Settings:
@@ -131,18 +134,26 @@ class Service:
     async def _forget_revoked(self, subscription: Subscription) -> None:
         """The revocations of every process, each account's tokens forgotten as its message comes. When the
         hub ends the subscription (Redis went away and came back, this process fell behind), a revocation
-        may have been missed: every token is forgotten, and the subscription begins again."""
+        may have been missed: the subscription begins again, then every token is forgotten. A fault here
+        does the same, is logged, and the messages that come meanwhile wait a short pause (never a busy
+        loop): the revocations are never left unheard."""
         while True:
+            fault = False
             try:
                 async for batch in subscription.batches(64):
                     for delivery in batch:
                         account_id = delivery.message.get("forget")
                         if isinstance(account_id, int):
                             self.identities.forget(account_id)
+            except Exception:
+                log.exception("the revocations of the other processes: a fault; every remembered token forgotten")
+                fault = True
             finally:
                 subscription.close()
-                self.identities.clear()
-            subscription = self.hub.subscribe(IDENTITY_CHANNEL)
+            subscription = self.hub.subscribe(IDENTITY_CHANNEL)  # first: what comes from now on is kept
+            self.identities.clear()
+            if fault:
+                await asyncio.sleep(FAULT_PAUSE_S)
 
     # tables are leased: each runs in one process at a time, and is taken over when its owner stops renewing
     async def _lease_loop(self) -> None:
