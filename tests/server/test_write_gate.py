@@ -275,3 +275,30 @@ def test_a_requests_writes_go_first_and_a_table_it_opens_does_not_take_the_mark(
     table = [first for name, first in seen if name == f"table-{table_id}"]
     assert True in table  # the bet, served for the request that waits on it
     assert False in table  # the coup's records and settlement: no one waits on them
+
+
+def test_a_burst_of_requests_reads_does_not_hold_a_tables_reads(sqlite_server: Server) -> None:
+    """A sign-in storm's reads (each request's throttle and account) take every connection of the requests'
+    reading pool at once; a table reads a stored answer to a bet or a decision sent again from a pool of its
+    own, so that its player is not answered after them. Here every connection of the requests' pool is held
+    while the table reads."""
+    server = sqlite_server
+    service = server.service
+    actor = next(iter(service.actors.values()))
+    assert service.read_engine is not None
+    pool = service.read_engine.sync_engine.pool
+    most = pool.size() + pool._max_overflow  # type: ignore[attr-defined]
+
+    async def scenario() -> int:
+        held = [service.reader() for _ in range(most)]
+        try:
+            for session in held:  # each checks a connection out and keeps it
+                await session.execute(text("SELECT 1"))
+            async with asyncio.timeout(5):  # the requests' pool waits 30 s for a connection
+                async with actor.readers() as session:
+                    return int((await session.execute(text("SELECT 7"))).scalar_one())
+        finally:
+            for session in held:
+                await session.close()
+
+    assert server.client.portal.call(scenario) == 7

@@ -74,6 +74,11 @@ class Service:
     sessions: async_sessionmaker[AsyncSession] | None = None
     readers: async_sessionmaker[AsyncSession] | None = None
     read_engine: AsyncEngine | None = None
+    table_readers: async_sessionmaker[AsyncSession] | None = None
+    """The tables' own reads (a stored answer to a bet or a decision sent again), from a pool that the
+    requests' reads do not use: on SQLite, a burst of sign-ins' reads waiting for a connection of the
+    requests' pool does not hold a table's decision behind them."""
+    table_read_engine: AsyncEngine | None = None
     hub: Hub = field(default_factory=Hub)
     actors: dict[int, TableActor] = field(default_factory=dict)
     _leases: asyncio.Task[None] | None = None
@@ -106,11 +111,14 @@ class Service:
         if is_sqlite(normalise_url(self.settings.database)):
             self.read_engine = make_engine(self.settings.database, writes=False)
             self.readers = sessions(self.read_engine)
+            self.table_read_engine = make_engine(self.settings.database, writes=False)
+            self.table_readers = sessions(self.table_read_engine)
         else:
             # PostgreSQL's READ COMMITTED takes a snapshot for each statement, in a transaction or not: a
             # read needs no BEGIN and ROLLBACK, two round trips more for every request that only reads
             # (who signs in, a stored answer). The same pool; only the reads' sessions.
             self.readers = sessions(self.engine.execution_options(isolation_level="AUTOCOMMIT"))
+            self.table_readers = self.readers
         self.hub.handler = self._remote_command
         await self.hub.start()
         self._forgetting = asyncio.create_task(self._forget_revoked(self.hub.subscribe(IDENTITY_CHANNEL)))
@@ -338,7 +346,7 @@ class Service:
         assert self.engine is not None
         # every write of the actor carries the lease's epoch: refused once another process took the table
         writes = fenced_sessions(self.engine, row.id, row.epoch)
-        actor = TableActor(row, writes, self.hub, self.clock, seeds, self.readers)
+        actor = TableActor(row, writes, self.hub, self.clock, seeds, self.table_readers)
         self.actors[row.id] = actor
         actor.start()
         if actor.task is not None:
@@ -369,6 +377,8 @@ class Service:
             await self.engine.dispose()
         if self.read_engine is not None:
             await self.read_engine.dispose()
+        if self.table_read_engine is not None:
+            await self.table_read_engine.dispose()
 
 
 def _ending(actor: TableActor) -> str:
