@@ -75,9 +75,10 @@ class Service:
     readers: async_sessionmaker[AsyncSession] | None = None
     read_engine: AsyncEngine | None = None
     table_readers: async_sessionmaker[AsyncSession] | None = None
-    """The tables' own reads (a stored answer to a bet or a decision sent again), from a pool that the
-    requests' reads do not use: on SQLite, a burst of sign-ins' reads waiting for a connection of the
-    requests' pool does not hold a table's decision behind them."""
+    """The tables' own reads (whether a bet or a decision sent with a key was answered before, the balances
+    a match needs, a table's pending changes before a round), from a pool that the requests' reads do not
+    use: on SQLite, a burst of sign-ins' reads waiting for a connection of the requests' pool does not hold
+    a table's decision behind them. On PostgreSQL the requests' reading sessions, on the one pool."""
     table_read_engine: AsyncEngine | None = None
     hub: Hub = field(default_factory=Hub)
     actors: dict[int, TableActor] = field(default_factory=dict)
