@@ -22,11 +22,11 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from decimal import Decimal
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from croupier.errors import CroupierError
 from croupier.server import (
@@ -54,10 +54,8 @@ from croupier.server.games import (
 from croupier.server.hub import Hub
 from croupier.server.models import GameTable, RoundRecord
 from croupier.server.seats import BACCARAT_SEATS, Seats
-from croupier.server.sqlite_writer import Writer
 
 log = logging.getLogger("croupier.server")
-T = TypeVar("T")
 
 ALERTS_KEPT = 50
 """Surveillance alerts a table keeps for the pit view (the newest)."""
@@ -93,16 +91,14 @@ class TableActor:
     def __init__(
         self,
         row: GameTable,
-        sessions: Callable[[], AsyncSession],
+        sessions: async_sessionmaker[AsyncSession],
         hub: Hub,
         clock: Clock,
         seeds: Callable[[int], bytes] | None = None,
-        readers: Callable[[], AsyncSession] | None = None,
+        readers: async_sessionmaker[AsyncSession] | None = None,
         pause: Sleeper = asyncio.sleep,
-        writer: Writer | None = None,
     ) -> None:
         self.readers = readers or sessions
-        self.writer = writer  # on a SQLite file, the thread that runs a write transaction whole (write())
         self.pause = pause  # the pause between two tries while the database is away (faults.patiently)
         self.seeds = seeds or (lambda _shoe: new_seed())
         self.table_id = row.id
@@ -285,20 +281,6 @@ class TableActor:
         """Void what a stopped process left unfinished and return its bets; end its shoes (settlement.py)."""
         await settlement.recover(self)
 
-    async def _mark_playing(self, round_id: int | None, log: list[Any]) -> None:
-        async with self.sessions() as session, session.begin():
-            await session.execute(
-                update(RoundRecord).where(RoundRecord.id == round_id).values(status="playing", log=log)
-            )
-
-    async def write(self, transaction: Callable[[], Awaitable[T]]) -> T:
-        """``transaction()`` (a coroutine function that opens a session of :attr:`sessions`, writes and
-        commits), run whole in the SQLite writer's thread where there is one (croupier.server.sqlite_writer:
-        its statements then follow each other without waiting for this loop), else here."""
-        if self.writer is None:
-            return await transaction()
-        return await self.writer.run(transaction)
-
     def own_wallets(self) -> ledger.TableWallets:
         """The table's own ``in_play`` and ``house`` wallets (found when the actor starts, by :meth:`recover`)."""
         if self.wallets is None:
@@ -355,7 +337,10 @@ class TableActor:
         self.phase = "playing"
         round_.close_betting()
         await self.publish_engine_events()
-        await self.write(functools.partial(self._mark_playing, self.round_id, list(self.log)))
+        async with self.sessions() as session, session.begin():
+            await session.execute(
+                update(RoundRecord).where(RoundRecord.id == self.round_id).values(status="playing", log=self.log)
+            )
         while True:
             round_ = self._current()  # a misdeal replaces the round with its redeal
             pending = round_.pending()

@@ -220,9 +220,7 @@ async def take(actor: TableActor, group: list[Bet]) -> list[Bet]:
             raise
         return round_id, taken
 
-    round_id, taken = await retrying(
-        lambda: actor.write(store), pause=actor.pause
-    )  # a deadlock rolled it back whole: again
+    round_id, taken = await retrying(store, pause=actor.pause)  # a deadlock rolled it back whole: again
     if taken:
         actor.round_id = round_id
     await _play(actor, round_, taken)

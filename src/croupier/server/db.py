@@ -71,64 +71,33 @@ def make_engine(url: str, *, writes: bool = True) -> AsyncEngine:
         in_memory = url in ("sqlite+aiosqlite://", "sqlite+aiosqlite:///:memory:")
         pool: dict[str, int] = {} if in_memory or not writes else {"pool_size": 10, "max_overflow": POOL_OVERFLOW}
         engine = create_async_engine(url, connect_args={"timeout": 30, "factory": _RollingBack}, **pool)
-        _sqlite_pragmas(engine)
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _pragmas(connection: Any, _record: Any) -> None:
+            connection.isolation_level = None  # the driver emits no BEGIN of its own: ``_begin`` does
+            cursor = connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.close()
+
         gate = _WriteGate(engine) if writes else None
         if gate is not None:
             GATES[engine.sync_engine] = gate
-        _sqlite_begin(engine, gate, writes)
+
+        @event.listens_for(engine.sync_engine, "begin")
+        def _begin(connection: Connection) -> None:
+            # a writer holds the write lock from its first statement: no lost update between a read and a
+            # write; a reader only reads a snapshot
+            if gate is not None:
+                gate.enter(connection)
+            connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
+
         return engine
     engine = create_async_engine(url, pool_size=10, max_overflow=20)
     _ping_when_idle(engine)
     return engine
-
-
-def in_memory(url: str) -> bool:
-    """Whether ``url`` names a private in-memory SQLite database (one connection: no other can open it)."""
-    return normalise_url(url) in ("sqlite+aiosqlite://", "sqlite+aiosqlite:///:memory:")
-
-
-def make_writer_engine(url: str, main: AsyncEngine, loop: asyncio.AbstractEventLoop) -> AsyncEngine:
-    """The engine of the SQLite writer's thread (``croupier.server.sqlite_writer``), to use only on its loop:
-    one connection whose statements run in that thread, each transaction taking the write gate of ``main``
-    (whose engine writes on ``loop``, the server's) before its ``BEGIN IMMEDIATE`` and handing it on at its
-    commit."""
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.pool import AsyncAdaptedQueuePool
-
-    from croupier.server import sqlite_writer
-
-    target = make_url(normalise_url(url))  # the file as SQLAlchemy's own SQLite dialect reads it (a path, a URI)
-    (database,), options = target.get_dialect()().create_connect_args(target)
-    connect = sqlite_writer.connector(database, _RollingBack, uri=bool(options.get("uri")))
-    engine = create_async_engine(
-        target, async_creator=connect, poolclass=AsyncAdaptedQueuePool, pool_size=1, max_overflow=0
-    )
-    _sqlite_pragmas(engine, opened_so=True)
-    _sqlite_begin(engine, _ThreadGate(engine, GATES[main.sync_engine], loop), True)
-    return engine
-
-
-def _sqlite_pragmas(engine: AsyncEngine, *, opened_so: bool = False) -> None:
-    @event.listens_for(engine.sync_engine, "connect")
-    def _pragmas(connection: Any, _record: Any) -> None:
-        if not opened_so:  # (the writer's connections are opened without implicit transactions)
-            connection.isolation_level = None  # the driver emits no BEGIN of its own: ``_begin`` does
-        cursor = connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=FULL")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=30000")
-        cursor.close()
-
-
-def _sqlite_begin(engine: AsyncEngine, gate: _Gate | None, writes: bool) -> None:
-    @event.listens_for(engine.sync_engine, "begin")
-    def _begin(connection: Connection) -> None:
-        # a writer holds the write lock from its first statement: no lost update between a read and a
-        # write; a reader only reads a snapshot
-        if gate is not None:
-            gate.enter(connection)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
 
 
 PING_AFTER_IDLE_S = 1.0
@@ -257,11 +226,17 @@ class _Turns:
         self.held = False
 
 
-class _Gate:
-    """What hands a SQLite write gate on: the commit, the rollback, a connection given back or lost in the
-    middle of its transaction (each calls :meth:`leave`)."""
+class _WriteGate:
+    """SQLite lets one transaction write at a time. Left to SQLite, a writer that finds the database locked
+    sleeps and tries again (its busy handler: 1, 2, 5, … up to 100 ms at a time), so that under load most of
+    a write's time is sleeping after the lock was free. The gate queues this process's writers instead: a
+    transaction that writes waits for its turn (:class:`_Turns`: the writes a request waits on first, then
+    the others, each in the order they came) before its ``BEGIN IMMEDIATE`` and hands it on the moment its
+    commit or rollback has returned. Another process on the same file still meets the busy handler, as
+    before."""
 
     def __init__(self, engine: AsyncEngine) -> None:
+        self.turns = _Turns()
         self.holder: int | None = None  # id() of the DBAPI connection whose transaction holds the gate
         dialect = engine.sync_engine.dialect
         commit, rollback = dialect.do_commit, dialect.do_rollback
@@ -291,7 +266,19 @@ class _Gate:
                 self.leave(dbapi_connection)
 
     def enter(self, connection: Connection) -> None:
-        raise NotImplementedError
+        from sqlalchemy.util import await_only
+
+        raw = id(connection.connection.dbapi_connection)
+        if self.holder != raw:
+            try:
+                await_only(self._acquire(ANSWERED.get()))
+            except TimeoutError:  # as SQLite's busy timeout would have said
+                raise OperationalError("BEGIN IMMEDIATE", None, Exception("database is locked")) from None
+            self.holder = raw
+
+    async def _acquire(self, first: bool) -> None:
+        async with asyncio.timeout(GATE_SECONDS):  # no task of its own: a cancellation is never lost
+            await self.turns.acquire(first)
 
     def leave(self, dbapi_connection: Any) -> None:
         """The gate handed on, if ``dbapi_connection`` (the driver's connection, or the pool's wrapper of it
@@ -299,77 +286,7 @@ class _Gate:
         raw = getattr(dbapi_connection, "dbapi_connection", dbapi_connection)
         if self.holder is not None and self.holder == id(raw):
             self.holder = None
-            self.release()
-
-    def release(self) -> None:
-        raise NotImplementedError
-
-
-class _WriteGate(_Gate):
-    """SQLite lets one transaction write at a time. Left to SQLite, a writer that finds the database locked
-    sleeps and tries again (its busy handler: 1, 2, 5, … up to 100 ms at a time), so that under load most of
-    a write's time is sleeping after the lock was free. The gate queues this process's writers instead: a
-    transaction that writes waits for its turn (:class:`_Turns`: the writes a request waits on first, then
-    the others, each in the order they came) before its ``BEGIN IMMEDIATE`` and hands it on the moment its
-    commit or rollback has returned. Another process on the same file still meets the busy handler, as
-    before. The SQLite writer's thread takes the same gate (:class:`_ThreadGate`)."""
-
-    def __init__(self, engine: AsyncEngine) -> None:
-        self.turns = _Turns()
-        super().__init__(engine)
-
-    def enter(self, connection: Connection) -> None:
-        from sqlalchemy.util import await_only
-
-        raw = id(connection.connection.dbapi_connection)
-        if self.holder != raw:
-            try:
-                await_only(self.acquire(ANSWERED.get()))
-            except TimeoutError:  # as SQLite's busy timeout would have said
-                raise OperationalError("BEGIN IMMEDIATE", None, Exception("database is locked")) from None
-            self.holder = raw
-
-    async def acquire(self, first: bool) -> None:
-        async with asyncio.timeout(GATE_SECONDS):  # no task of its own: a cancellation is never lost
-            await self.turns.acquire(first)
-
-    def release(self) -> None:
-        self.turns.release()
-
-
-class _ThreadGate(_Gate):
-    """The server's write gate (``main``, on ``loop``) taken by a transaction of the SQLite writer's thread
-    (``croupier.server.sqlite_writer``): the thread waits for its turn, in the class of its caller, as the
-    server's own writers do, and hands it on to the server's loop at its commit or rollback."""
-
-    def __init__(self, engine: AsyncEngine, main: _WriteGate, loop: asyncio.AbstractEventLoop) -> None:
-        self.main = main
-        self.loop = loop
-        super().__init__(engine)
-
-    def enter(self, connection: Connection) -> None:
-        raw = id(connection.connection.dbapi_connection)
-        if self.holder == raw:
-            return
-        writer = asyncio.current_task()  # (named after the table's task that handed it the transaction)
-        name, first = (writer.get_name() if writer is not None else "writer"), ANSWERED.get()
-
-        async def wait() -> None:
-            waiting = asyncio.current_task()
-            if waiting is not None:
-                waiting.set_name(name)
-            await self.main.acquire(first)
-
-        turn = asyncio.run_coroutine_threadsafe(wait(), self.loop)
-        try:
-            turn.result(GATE_SECONDS + 5)  # (the gate's own wait ends after GATE_SECONDS)
-        except TimeoutError:  # as SQLite's busy timeout would have said
-            turn.cancel()
-            raise OperationalError("BEGIN IMMEDIATE", None, Exception("database is locked")) from None
-        self.holder = raw
-
-    def release(self) -> None:
-        self.loop.call_soon_threadsafe(self.main.release)
+            self.turns.release()
 
 
 RETRIED_STATES = frozenset({"40P01", "40001"})

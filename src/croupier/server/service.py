@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -22,22 +21,12 @@ from croupier.server.actor import HANDED_OFF, TableActor
 from croupier.server.auth import Identity
 from croupier.server.clock import Clock, SystemClock, wait_until
 from croupier.server.commands import Command, Refused
-from croupier.server.db import (
-    in_memory,
-    is_sqlite,
-    make_engine,
-    make_writer_engine,
-    migrate,
-    normalise_url,
-    retrying,
-    sessions,
-)
+from croupier.server.db import is_sqlite, make_engine, migrate, normalise_url, retrying, sessions
 from croupier.server.fence import fenced_sessions
 from croupier.server.hub import Hub, RemoteError, Subscription
 from croupier.server.identities import CHANNEL as IDENTITY_CHANNEL
 from croupier.server.identities import Identities
 from croupier.server.models import GameTable
-from croupier.server.sqlite_writer import Writer, on_loop
 
 log = logging.getLogger("croupier.server")
 
@@ -91,10 +80,6 @@ class Service:
     use: on SQLite, a burst of sign-ins' reads waiting for a connection of the requests' pool does not hold
     a table's decision behind them. On PostgreSQL the requests' reading sessions, on the one pool."""
     table_read_engine: AsyncEngine | None = None
-    writer: Writer | None = None
-    """On a SQLite file, the thread that runs the tables' write transactions whole (croupier.server.sqlite_writer),
-    with its engine; on PostgreSQL (and a private in-memory database) none: the tables write on the loop."""
-    writer_engine: AsyncEngine | None = None
     hub: Hub = field(default_factory=Hub)
     actors: dict[int, TableActor] = field(default_factory=dict)
     _leases: asyncio.Task[None] | None = None
@@ -129,10 +114,6 @@ class Service:
             self.readers = sessions(self.read_engine)
             self.table_read_engine = make_engine(self.settings.database, writes=False)
             self.table_readers = sessions(self.table_read_engine)
-            if not in_memory(self.settings.database):
-                self.writer = Writer()
-                self.writer.start()
-                self.writer_engine = make_writer_engine(self.settings.database, self.engine, asyncio.get_running_loop())
         else:
             # PostgreSQL's READ COMMITTED takes a snapshot for each statement, in a transaction or not: a
             # read needs no BEGIN and ROLLBACK, two round trips more for every request that only reads
@@ -365,10 +346,8 @@ class Service:
             seeds = lambda shoe: hashlib.sha256(f"{text}:{shoe}".encode()).digest()  # noqa: E731
         assert self.engine is not None
         # every write of the actor carries the lease's epoch: refused once another process took the table
-        writes: Callable[[], AsyncSession] = fenced_sessions(self.engine, row.id, row.epoch)
-        if self.writer is not None and self.writer_engine is not None:
-            writes = on_loop(writes, fenced_sessions(self.writer_engine, row.id, row.epoch), self.writer)
-        actor = TableActor(row, writes, self.hub, self.clock, seeds, self.table_readers, writer=self.writer)
+        writes = fenced_sessions(self.engine, row.id, row.epoch)
+        actor = TableActor(row, writes, self.hub, self.clock, seeds, self.table_readers)
         self.actors[row.id] = actor
         actor.start()
         if actor.task is not None:
@@ -395,9 +374,6 @@ class Service:
             await self._release()
         await self.hub.gone()
         await self.hub.stop()
-        if self.writer is not None:
-            writer_engine = self.writer_engine
-            await self.writer.stop(writer_engine.dispose if writer_engine is not None else None)
         if self.engine is not None:
             await self.engine.dispose()
         if self.read_engine is not None:

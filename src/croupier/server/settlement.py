@@ -126,8 +126,7 @@ async def finish_round(actor: TableActor) -> None:
                 await stakes.carry(actor, session, record, carried)
         return balances
 
-    # a deadlock rolled it back whole: the same settlement again
-    balances = await retrying(lambda: actor.write(store), pause=actor.pause)
+    balances = await retrying(store, pause=actor.pause)  # a deadlock rolled it back whole: the same settlement again
     actor.fault_streak = 0
     if not round_.voided:
         actor.round_number += 1

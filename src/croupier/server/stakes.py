@@ -153,7 +153,7 @@ async def take_stakes(
             answer["staked"] = {p: ledger.money_text(c) for p, c in money.items()}
             actor.remember(session, command, answer)
 
-    await retrying(lambda: actor.write(store), pause=actor.pause)  # a deadlock rolled it back whole: again
+    await retrying(store, pause=actor.pause)  # a deadlock rolled it back whole: again
     return answer, balances
 
 
