@@ -41,7 +41,6 @@ from croupier.server import (
     shoes,
     stakes,
 )
-from croupier.server.bet_batches import Batcher
 from croupier.server.clock import Clock, Sleeper
 from croupier.server.commands import Command, Refused
 from croupier.server.db import ANSWERED, answered
@@ -98,10 +97,8 @@ class TableActor:
         seeds: Callable[[int], bytes] | None = None,
         readers: async_sessionmaker[AsyncSession] | None = None,
         pause: Sleeper = asyncio.sleep,
-        batcher: Batcher | None = None,
     ) -> None:
         self.readers = readers or sessions
-        self.batcher = batcher  # on SQLite: the process's bet groups, several tables' in one transaction
         self.pause = pause  # the pause between two tries while the database is away (faults.patiently)
         self.seeds = seeds or (lambda _shoe: new_seed())
         self.table_id = row.id

@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -221,22 +220,22 @@ async def take(actor: TableActor, group: list[Bet]) -> list[Bet]:
             raise
         return round_id, taken
 
-    if actor.batcher is None:
-        round_id, taken = await retrying(store, pause=actor.pause)  # a deadlock rolled it back whole: again
-    else:  # SQLite: with the other tables' groups waiting now, or alone (croupier.server.bet_batches)
-        async with actor.batcher.turn(actor, group) as outcome:
-            round_id, taken = outcome if outcome is not None else await retrying(store, pause=actor.pause)
+    round_id, taken = await retrying(store, pause=actor.pause)  # a deadlock rolled it back whole: again
     if taken:
         actor.round_id = round_id
     await _play(actor, round_, taken)
     return taken
 
 
-def plan(actor: TableActor, trial: GameRound, group: list[Bet]) -> list[Bet]:
+async def _all_at_once(
+    actor: TableActor, trial: GameRound, group: list[Bet], postings: ledger.Postings, round_id: int
+) -> list[Bet] | None:
     """The group's bets checked by the rules on ``trial`` in the order they came, each against those before
-    it, each taking its seat (Art. 2.3); those the rules allow, in order. A bet refused has its ``error``;
-    a fault part-way gives back the seats taken."""
+    it, then every debit made by one statement (``ledger.Postings.post_all``); the bets taken. None when a
+    player's balance cannot cover their bets: then no wallet and no seat has changed, and the caller takes
+    the bets one by one (:func:`_one_by_one`), which finds whose."""
     planned: list[Bet] = []
+    in_play = actor.own_wallets().in_play
     try:
         for bet in group:
             try:
@@ -247,22 +246,6 @@ def plan(actor: TableActor, trial: GameRound, group: list[Bet]) -> list[Bet]:
                 continue
             trial.bet(bet.command.identity.name, bet.spot, bet.amount)
             planned.append(bet)
-    except BaseException:
-        undo(actor, planned)
-        raise
-    return planned
-
-
-async def _all_at_once(
-    actor: TableActor, trial: GameRound, group: list[Bet], postings: ledger.Postings, round_id: int
-) -> list[Bet] | None:
-    """The group's bets checked by the rules on ``trial`` (:func:`plan`), then every debit made by one
-    statement (``ledger.Postings.post_all``); the bets taken. None when a player's balance cannot cover
-    their bets: then no wallet and no seat has changed, and the caller takes the bets one by one
-    (:func:`_one_by_one`), which finds whose."""
-    planned = plan(actor, trial, group)
-    in_play = actor.own_wallets().in_play
-    try:
         wallets = [await stakes.player_wallet(actor, postings.session, bet.command.identity.id) for bet in planned]
         posted = await postings.post_all(
             [
@@ -271,10 +254,10 @@ async def _all_at_once(
             ]
         )
     except BaseException:
-        undo(actor, planned)
+        _undo(actor, planned)
         raise
     if posted is None:
-        undo(actor, planned)
+        _undo(actor, planned)
         for bet in group:
             bet.error = None
         return None
@@ -283,7 +266,7 @@ async def _all_at_once(
     return planned
 
 
-def undo(actor: TableActor, planned: list[Bet]) -> None:
+def _undo(actor: TableActor, planned: list[Bet]) -> None:
     """The seats that ``planned`` took on trial given back, the last first."""
     for bet in reversed(planned):
         _leave(actor, bet)
@@ -320,7 +303,7 @@ async def _one_by_one(
                 trial.bet(bet.command.identity.name, bet.spot, bet.amount)
             taken.append(bet)
     except BaseException:
-        undo(actor, taken)
+        _undo(actor, taken)
         raise
     return taken
 
@@ -328,17 +311,7 @@ async def _one_by_one(
 async def _records(actor: TableActor, session: AsyncSession, round_id: int, taken: list[Bet]) -> None:
     """The bets' records and their answers, kept with their keys: one insert each, written with the
     group's commit."""
-    bets, answers = rows(actor, round_id, taken, actor.clock.now())
-    await session.execute(insert(BetRecord), bets)
-    if answers:
-        await session.execute(insert(IdempotencyRecord), answers)
-
-
-def rows(
-    actor: TableActor, round_id: int, taken: list[Bet], now: datetime
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The rows of the bets ``taken`` (each with its ledger transaction) and of their stored answers; each
-    bet's answer set."""
+    now = actor.clock.now()
     bets, answers = [], []
     for bet in taken:
         who = bet.command.identity
@@ -365,7 +338,9 @@ def rows(
         keyed = actor.keyed(bet.command)
         if keyed is not None:
             answers.append(keyed.row(bet.answer, now))
-    return bets, answers
+    await session.execute(insert(BetRecord), bets)
+    if answers:
+        await session.execute(insert(IdempotencyRecord), answers)
 
 
 @contextlib.contextmanager

@@ -19,7 +19,6 @@ from croupier.errors import CroupierError
 from croupier.server import codes
 from croupier.server.actor import HANDED_OFF, TableActor
 from croupier.server.auth import Identity
-from croupier.server.bet_batches import Batcher
 from croupier.server.clock import Clock, SystemClock, wait_until
 from croupier.server.commands import Command, Refused
 from croupier.server.db import is_sqlite, make_engine, migrate, normalise_url, retrying, sessions
@@ -81,9 +80,6 @@ class Service:
     use: on SQLite, a burst of sign-ins' reads waiting for a connection of the requests' pool does not hold
     a table's decision behind them. On PostgreSQL the requests' reading sessions, on the one pool."""
     table_read_engine: AsyncEngine | None = None
-    batcher: Batcher | None = None
-    """On SQLite, the tables' groups of bets that wait together taken in one transaction
-    (croupier.server.bet_batches); on PostgreSQL none: the tables' transactions run side by side."""
     hub: Hub = field(default_factory=Hub)
     actors: dict[int, TableActor] = field(default_factory=dict)
     _leases: asyncio.Task[None] | None = None
@@ -118,7 +114,6 @@ class Service:
             self.readers = sessions(self.read_engine)
             self.table_read_engine = make_engine(self.settings.database, writes=False)
             self.table_readers = sessions(self.table_read_engine)
-            self.batcher = Batcher(self.sessions)
         else:
             # PostgreSQL's READ COMMITTED takes a snapshot for each statement, in a transaction or not: a
             # read needs no BEGIN and ROLLBACK, two round trips more for every request that only reads
@@ -352,7 +347,7 @@ class Service:
         assert self.engine is not None
         # every write of the actor carries the lease's epoch: refused once another process took the table
         writes = fenced_sessions(self.engine, row.id, row.epoch)
-        actor = TableActor(row, writes, self.hub, self.clock, seeds, self.table_readers, batcher=self.batcher)
+        actor = TableActor(row, writes, self.hub, self.clock, seeds, self.table_readers)
         self.actors[row.id] = actor
         actor.start()
         if actor.task is not None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from croupier.money import format_amount
@@ -90,25 +90,6 @@ async def round_record(actor: TableActor, session: AsyncSession) -> int:
     session.add(record)
     await session.flush()
     return record.id
-
-
-async def round_records(session: AsyncSession, actors: list[TableActor]) -> list[int]:
-    """The ids of the round records the bets of ``actors``' tables are taken on (:func:`round_record`), the
-    new ones inserted together: on SQLite by one statement, their ids the next after the largest (the
-    transaction holds the write lock from its ``BEGIN IMMEDIATE``: no other writer inserts meanwhile)."""
-    new = {
-        id(actor): _next_record(actor, actor.shoe_id, actor.round_number + 1)
-        for actor in actors
-        if actor.round_id is None
-    }
-    if new:
-        if session.get_bind().dialect.name == "sqlite":
-            last = int(await session.scalar(select(func.coalesce(func.max(RoundRecord.id), 0))) or 0)
-            for offset, record in enumerate(new.values(), start=1):
-                record.id = last + offset
-        session.add_all(list(new.values()))
-        await session.flush()
-    return [actor.round_id if actor.round_id is not None else new[id(actor)].id for actor in actors]
 
 
 async def lock_bettors(actor: TableActor, session: AsyncSession, account_ids: list[int]) -> None:
