@@ -5,9 +5,9 @@ an ``executemany``, the commit) and takes it back after. A thread that gives the
 it until the thread holding it lets it go: at once if that thread is idle (waiting in ``epoll``), else up
 to the switch interval (``sys.getswitchinterval()``, 5 ms by default) for each step. This is the case of a
 SQLite driver's thread (aiosqlite's) while the server's event loop is busy with requests. The script times
-three transactions, each in a thread of its own: 35 rows by ``executemany``, the same 35 rows by one
-multi-row ``INSERT``, and 10 inserts one statement each; first with the main thread idle, then with the main
-thread running Python without pause; for each switch interval named (``--intervals``).
+three transactions in a thread other than the main one: 35 rows by ``executemany``, the same 35 rows by one
+multi-row ``INSERT``, and 10 inserts one statement each; first with no other thread running, then with a
+thread running Python without pause beside it; for each switch interval named (``--intervals``).
 
     python benchmarks/gil_convoy.py [--rounds 40] [--intervals 0.005,0.0005,0.0001]
 
