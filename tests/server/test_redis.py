@@ -223,3 +223,24 @@ def test_a_redis_outage_stops_no_table(shared: tuple[str, str], proxy: Proxy) ->
     finally:
         second_client.__exit__(None, None, None)
         first_client.__exit__(None, None, None)
+
+
+def test_a_burst_of_calls_to_redis_waits_for_a_connection_rather_than_failing(
+    shared: tuple[str, str],  # noqa: F811 (the fixture: Redis answers, or the test is skipped)
+) -> None:
+    """More calls at once than the pool has connections (a burst of watchers opening on a process, each
+    asking the table's owner for a snapshot): each waits for a free connection. redis-py's default pool
+    failed the calls beyond its 100 at once ("Too many connections"), and an event that could not be sent
+    then sent every viewer of every process for a fresh snapshot."""
+    _url, prefix = shared
+
+    async def burst() -> list[int | None]:
+        hub = Hub(REDIS, prefix, KEY)
+        await hub.start()
+        try:
+            return await asyncio.gather(*(hub.processes_up(10) for _ in range(300)))
+        finally:
+            await hub.stop()
+
+    counts = asyncio.run(burst())
+    assert all(isinstance(count, int) and count >= 1 for count in counts), [c for c in counts if c is None][:3]

@@ -66,6 +66,12 @@ MIN_KEY_LENGTH = 16
 ANSWERS_KEPT = 2000
 """Commands whose answers a process remembers (by id) to answer a command sent again."""
 
+REDIS_CONNECTIONS = 100
+"""Connections a process opens to Redis at most (its listener's apart): a call that finds them all in use
+waits for one, up to :data:`REDIS_WAIT_S`."""
+REDIS_WAIT_S = 5.0
+"""How long a call to Redis waits for a free connection of the process's pool before it fails."""
+
 SLOW = "too slow: reconnect for a fresh snapshot"
 RESYNC = "the server lost touch with its other processes for a moment: reconnect for a fresh snapshot"
 
@@ -207,10 +213,20 @@ class Hub:
         from redis.asyncio.retry import Retry
         from redis.backoff import NoBackoff
 
-        # one immediate reconnect (a pooled connection Redis closed); beyond it, the hub's own loops try again
-        self._redis = redis.from_url(
-            self.redis_url, socket_connect_timeout=2, socket_timeout=5, retry=Retry(NoBackoff(), 1)
+        # one immediate reconnect (a pooled connection Redis closed); beyond it, the hub's own loops try again.
+        # A pool that makes a call wait for a connection when all of its are in use: redis-py's default pool
+        # fails the call at once ("Too many connections"), so that a burst of watchers opening on a process
+        # (each asking the table's owner for a snapshot) failed some of them, and an event that could not be
+        # sent then sent every viewer of every process for a fresh snapshot.
+        pool = redis.BlockingConnectionPool.from_url(
+            self.redis_url,
+            max_connections=REDIS_CONNECTIONS,
+            timeout=REDIS_WAIT_S,
+            socket_connect_timeout=2,
+            socket_timeout=5,
+            retry=Retry(NoBackoff(), 1),
         )
+        self._redis = redis.Redis.from_pool(pool)
         ready = asyncio.get_running_loop().create_future()
         self._listener = asyncio.create_task(self._listen(ready))
         self._sender = asyncio.create_task(self._send_events())
