@@ -67,8 +67,8 @@ ANSWERS_KEPT = 2000
 """Commands whose answers a process remembers (by id) to answer a command sent again."""
 
 REDIS_CONNECTIONS = 100
-"""Connections a process opens to Redis at most (its listener's apart): a call that finds them all in use
-waits for one, up to :data:`REDIS_WAIT_S`."""
+"""Connections a process opens to Redis at most (its listener's among them): a call that finds them all in
+use waits for one, up to :data:`REDIS_WAIT_S`."""
 REDIS_WAIT_S = 5.0
 """How long a call to Redis waits for a free connection of the process's pool before it fails."""
 
@@ -215,9 +215,9 @@ class Hub:
 
         # one immediate reconnect (a pooled connection Redis closed); beyond it, the hub's own loops try again.
         # A pool that makes a call wait for a connection when all of its are in use: redis-py's default pool
-        # fails the call at once ("Too many connections"), so that a burst of watchers opening on a process
-        # (each asking the table's owner for a snapshot) failed some of them, and an event that could not be
-        # sent then sent every viewer of every process for a fresh snapshot.
+        # fails the call at once ("Too many connections", seen under 10,000 watchers opening, each socket on
+        # a process that does not own the table asking the owner for a snapshot). A call failed so may be a
+        # watcher's snapshot, or an event's send, which sends every viewer of every process for a fresh one.
         pool = redis.BlockingConnectionPool.from_url(
             self.redis_url,
             max_connections=REDIS_CONNECTIONS,
