@@ -164,7 +164,7 @@ class Server:
 
 def make_server(url: str) -> Iterator[Server]:
     clock = ManualClock()
-    settings = Settings(database=url, betting_seconds=10, decision_seconds=10, seed="tests")
+    settings = Settings(database=url, betting_seconds=10, decision_seconds=10, seed="tests", stagger=False)
     app = create_app(settings, clock=clock)
     with TestClient(app) as client:
         server = Server(client, clock, app.state.service)

@@ -63,13 +63,58 @@ def test_the_ledger_and_a_new_account_are_stamped_by_the_servers_clock(sqlite_se
 
 
 def test_the_leases_follow_the_lease_clock(tmp_path: Any) -> None:
-    settings = Settings(database=f"sqlite:///{tmp_path / 'c.db'}", betting_seconds=10, seed="tests", lease_seconds=10)
+    settings = Settings(
+        database=f"sqlite:///{tmp_path / 'c.db'}", betting_seconds=10, seed="tests", lease_seconds=10, stagger=False
+    )
     app = create_app(settings, clock=ManualClock())
     lease_time = datetime(2031, 5, 1, tzinfo=UTC)
     app.state.service.lease_clock = ManualClock(lease_time)
     with TestClient(app) as client:
         leases = client.portal.call(_leases, app)
     assert leases and set(leases) == {lease_time + timedelta(seconds=10)}
+
+
+def _windows(tmp_path: Any, stagger: bool) -> tuple[list[float], list[float]]:
+    """How long each table's first betting window is, and what is left of each table's next one when the
+    last first window has ended (betting windows of 10 s, a manual clock moved to each window's end in
+    turn: no round has a bet, so each round ends with its window and the next opens at once)."""
+    settings = Settings(
+        database=f"sqlite:///{tmp_path / f'{stagger}.db'}",
+        betting_seconds=10,
+        decision_seconds=10,
+        seed="tests",
+        stagger=stagger,
+    )
+    app = create_app(settings, clock=ManualClock())
+    with TestClient(app) as client:
+        service = app.state.service
+        server = Server(client, service.clock, service)
+        server.quiet()  # every table has opened its first window
+
+        def left() -> list[float]:
+            assert all(actor.phase == "betting" for actor in service.actors.values())
+            return sorted(actor.deadline - service.clock.monotonic() for actor in service.actors.values())
+
+        first = left()
+        passed = 0.0
+        for ends in first:  # each table's first window ended in its turn, the next opened from then
+            server.advance(ends - passed)
+            passed = ends
+        return first, left()
+
+
+def test_tables_started_together_open_their_first_windows_out_of_step(tmp_path: Any) -> None:
+    """The tables a process starts at once would otherwise open every window, take every group of bets and
+    end every round in the same moment, for good: each one's first window is longer by a random part of
+    one window (``secrets``), the ones after it as the table's own."""
+    first, after = _windows(tmp_path, stagger=True)
+    assert len(first) >= 3
+    assert all(10 <= seconds < 20 for seconds in first)
+    assert len(set(first)) > 1  # all equal by chance: 1 in 1,000 for each table past the first
+    assert after == pytest.approx(sorted(ends + 10 - max(first) for ends in first))  # 10 s, from each one's end
+    in_step, then = _windows(tmp_path, stagger=False)
+    assert set(in_step) == {10.0}
+    assert set(then) == {10.0}
 
 
 async def _leases(app: Any) -> list[datetime]:

@@ -22,7 +22,9 @@ ONLINE = 2
 
 
 def start(url: str) -> tuple[TestClient, Server]:
-    settings = Settings(database=url, betting_seconds=10, decision_seconds=10, seed="tests", lease_seconds=10)
+    settings = Settings(
+        database=url, betting_seconds=10, decision_seconds=10, seed="tests", lease_seconds=10, stagger=False
+    )
     app = create_app(settings, clock=ManualClock())
     client = TestClient(app)
     client.__enter__()

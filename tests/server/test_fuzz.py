@@ -223,7 +223,9 @@ def test_malformed_and_mistyped_bodies(api: Api) -> None:
 def client(tmp_path: Path) -> Iterator[Any]:
     from fastapi.testclient import TestClient
 
-    app = create_app(Settings(database=f"sqlite:///{tmp_path / 'c.db'}", betting_seconds=30, decision_seconds=30))
+    app = create_app(
+        Settings(database=f"sqlite:///{tmp_path / 'c.db'}", betting_seconds=30, decision_seconds=30, stagger=False)
+    )
     with TestClient(app, raise_server_exceptions=False) as started:
         yield started
 

@@ -58,6 +58,7 @@ def process(url: str, prefix: str, lease: float = 10.0, redis: str = REDIS) -> t
         decision_seconds=10,
         seed="tests",
         lease_seconds=lease,
+        stagger=False,
     )
     app = create_app(settings, clock=clock)
     client = TestClient(app)

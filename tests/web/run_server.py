@@ -57,6 +57,7 @@ def build(
         decision_seconds=decision_seconds,
         seed="tests",
         run_tables=False,
+        stagger=False,
     )
     app = create_app(settings)
     inner = app.router.lifespan_context

@@ -155,6 +155,7 @@ class TableActor:
         self.lease_lost = False  # another process took the table over (fence.py): this actor has stopped
         self.stopping = False  # stop() was called: the task ends on purpose
         self.handing_off = False  # the process holds more than its share: the table goes to another after this round
+        self.first_window_extra = 0.0  # seconds added to the first betting window (Service.start_table)
         self.timers_fired = 0
         self.timer_late_max = 0.0  # seconds, by the table's clock: how late its latest-firing timer fired
         shared = {**seating.COMMANDS, **liveshoe.COMMANDS}
@@ -324,7 +325,8 @@ class TableActor:
         self.misdeals = []
         self.voided_cards = []
         self.phase = "betting"
-        self.set_timer(self.row.betting_seconds)
+        self.set_timer(self.row.betting_seconds + self.first_window_extra)
+        self.first_window_extra = 0.0
         await self.publish({"type": "betting_open", "closes_at": self.deadline_at, "round": self.round_number + 1})
         await self.serve_until(lambda: self.deadline is not None and self.clock.monotonic() >= self.deadline)
         round_: GameRound = self.round

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -47,6 +48,10 @@ class Settings:
     can be repeated. Never set on a real table: the seeds are then predictable."""
     lease_seconds: float = 10.0
     """How long a process holds a table without renewing; another process takes it over after that."""
+    stagger: bool = True
+    """Tables that a process starts together (its start, a takeover) open their first betting windows
+    longer by a random part of one window each (:meth:`Service.start_table`), so that they do not deal in
+    step from then on. Off in tests that time every table's windows by one clock."""
     redis_prefix: str = "croupier"
     """The prefix of every Redis channel: deployments that share one Redis use different prefixes."""
     redis_key: str | None = None
@@ -220,8 +225,8 @@ class Service:
             actor = self.actors.pop(table_id)
             log.warning("table %s: the lease went to another process; stopping here", actor.name)
             await actor.stop()
-        for row in won:
-            self.start_table(row)
+        for row in won:  # several at once: staggered, or every round of them would open and end together
+            self.start_table(row, stagger=len(won) > 1 and self.settings.stagger)
 
     async def _renew(self, session: AsyncSession, until: datetime) -> tuple[list[int], list[TableActor]]:
         """Renew this process's leases; the tables whose lease went elsewhere, and the actors that ended
@@ -338,7 +343,12 @@ class Service:
             if await session.get(GameTable, table_id) is None:
                 raise Refused(f"table {table_id}: no such table", 404)
 
-    def start_table(self, row: GameTable) -> TableActor:
+    def start_table(self, row: GameTable, *, stagger: bool = False) -> TableActor:
+        """An actor for ``row``, started. ``stagger``: its first betting window is longer by a random part
+        of one window (``secrets``), up to a whole one more. Tables started together and left in step keep
+        their windows opening, their bets arriving and their rounds ending in the same moment round after
+        round, every table's writes queued behind one another's (measured in docs/performance.md); a
+        studio's tables, started at different times, are not in step."""
         assert self.sessions is not None
         seeds = None
         if self.settings.seed is not None:
@@ -348,6 +358,8 @@ class Service:
         # every write of the actor carries the lease's epoch: refused once another process took the table
         writes = fenced_sessions(self.engine, row.id, row.epoch)
         actor = TableActor(row, writes, self.hub, self.clock, seeds, self.table_readers)
+        if stagger:
+            actor.first_window_extra = secrets.randbelow(1000) / 1000 * row.betting_seconds
         self.actors[row.id] = actor
         actor.start()
         if actor.task is not None:
