@@ -352,6 +352,7 @@ def serve(
         max_body_bytes=max_body_bytes,
         body_seconds=body_seconds,
         header_seconds=header_seconds,
+        settle_heap=True,
     )
     sys.stderr.write(f"croupier serving on http://{host}:{port} (database {database})\n")
     options = uvicorn_options(settings.header_seconds, settings.max_header_bytes)

@@ -3,14 +3,24 @@ only where nobody else can reach them: by default on a loopback address, elsewhe
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
 import uvicorn
+from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from croupier import cli
 from croupier.server import app as server_app
+
+
+@pytest.fixture(autouse=True)
+def _unfrozen() -> Iterator[None]:
+    yield
+    gc.unfreeze()  # ``serve`` froze the test process's heap: given back to the collector
 
 
 @pytest.mark.parametrize(
@@ -50,3 +60,22 @@ def test_the_demo_accounts_only_where_nobody_else_reaches_them(
     assert outcome.exit_code == 0, outcome.output
     assert made and made[0].demo is demo
     assert ("published password" in outcome.output) is warned
+
+
+def test_serve_leaves_what_it_made_at_start_out_of_the_full_collections(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    """A full collection walks every object the collector tracks, the event loop stopped meanwhile; what
+    ``serve`` made by the end of its start (the modules, the application, its tables) is frozen out of it."""
+    create, made = server_app.create_app, []
+    monkeypatch.setattr(server_app, "create_app", lambda settings: made.append(settings) or object())
+    monkeypatch.setattr(uvicorn, "run", lambda *_args, **_kwargs: None)
+    outcome = CliRunner().invoke(cli.app, ["serve", "--database", f"sqlite:///{tmp_path}/c.db"])
+    assert outcome.exit_code == 0, outcome.output
+    gc.unfreeze()
+    settings = replace(made[0], database=f"sqlite:///{tmp_path}/c.db")
+    with TestClient(create(settings)):
+        assert gc.get_freeze_count() > 10_000
+    gc.unfreeze()
+    with TestClient(create(replace(settings, settle_heap=False))):
+        assert gc.get_freeze_count() == 0

@@ -48,6 +48,10 @@ class Settings:
     can be repeated. Never set on a real table: the seeds are then predictable."""
     lease_seconds: float = 10.0
     """How long a process holds a table without renewing; another process takes it over after that."""
+    settle_heap: bool = False
+    """``croupier serve``: what the process made by the end of its start frozen out of the cyclic garbage
+    collector (:func:`croupier.server.app.settle_heap`). Off elsewhere: a test process starts many
+    applications, and each would keep its start's objects for good."""
     stagger: bool = True
     """Tables that a process starts together (its start, a takeover) open their first betting windows
     longer by a random part of one window each (:meth:`Service.start_table`), so that they do not deal in
