@@ -104,9 +104,9 @@ def settle_heap() -> None:
     walks them all at each of its full collections, every few seconds under load, with the event loop
     stopped meanwhile: 60 ms each on a quiet machine here, about 100 ms under the 200-player load, every
     table's timers and answers held up by it (docs/performance.md). What the server makes from then on is
-    collected as before; an object made before that becomes garbage by its references going is freed as
-    before, one caught in a cycle of references is not (those made at the start live as long as the
-    process)."""
+    collected as before. An object made before it that becomes garbage is still freed when its last
+    reference goes, but not when it is caught in a cycle of references: most of what the start made lives
+    as long as the process, and what does not (a table's actor that stops, once) is a bounded cost."""
     gc.collect()  # what is garbage already is freed, not kept for good
     gc.freeze()
 
