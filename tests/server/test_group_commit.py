@@ -217,3 +217,47 @@ def test_a_fault_in_a_group_answers_every_bet_and_returns_the_money(
         server.advance(5)
     again = server.bet(players["ana"], TABLE, "1", "10")
     assert again.status_code == 200, again.text
+
+
+def keyed_together(server: Server, bets: list[tuple[str, str, str, str]]) -> list[dict[str, Any] | Refused]:
+    """As :func:`together`, each bet (player, box, amount, key) with the key given."""
+    who = identities(server, [player for player, _box, _amount, _key in bets])
+    actor = server.service.actors[TABLE]
+
+    async def run() -> list[Any]:
+        commands = [Command("bet", who[p], {"spot": box, "amount": amount}, key=key) for p, box, amount, key in bets]
+        for command in commands:
+            actor.queue.put_nowait(command)
+        return await asyncio.gather(*(command.future for command in commands), return_exceptions=True)
+
+    answers = server.client.portal.call(run)
+    server.quiet()
+    return list(answers)
+
+
+def test_a_group_of_new_bets_reads_no_stored_answer_before_its_transaction(server: Server) -> None:
+    """New keys are taken as new: the group's insert of its keys is what finds a key kept before (below), so
+    no read of the stored answers goes before the transaction."""
+    with statements() as seen:
+        answers = together(server, [("ana", "1", "10"), ("ben", "2", "20"), ("chen", "3", "40")])
+    assert all(isinstance(answer, dict) for answer in answers), answers
+    assert not [s for s in seen if s.startswith("SELECT") and "FROM idempotency" in s], seen
+
+
+def test_a_bet_sent_again_in_a_later_group_gets_its_first_answer_and_moves_no_money(server: Server) -> None:
+    """ana's bet, sent again under its key in a group with ben's new bet: the group's insert of the keys
+    fails on ana's key, nothing of it is kept, and each bet is taken alone after the read of its key: ana
+    gets her first answer, ben's bet stands, and ana's money moved once."""
+    ana = server.login("ana")
+    key = uuid.uuid4().hex
+    [first] = keyed_together(server, [("ana", "1", "10", key)])
+    assert isinstance(first, dict), first
+    again = keyed_together(server, [("ana", "1", "10", key), ("ben", "2", "20", uuid.uuid4().hex)])
+    assert again[0] == first
+    assert isinstance(again[1], dict), again
+    assert table_bets(server) == {"1": {"ana": "10"}, "2": {"ben": "20"}}
+    assert server.balance(ana) == "990.00"
+    reused = keyed_together(server, [("ana", "3", "10", key), ("chen", "3", "10", uuid.uuid4().hex)])
+    assert isinstance(reused[0], Refused) and reused[0].status == 422 and "different request" in str(reused[0])
+    assert isinstance(reused[1], dict), reused
+    assert server.balance(ana) == "990.00"

@@ -111,16 +111,25 @@ async def handle(actor: TableActor, commands: list[Command]) -> None:
         raise
 
 
-async def _handle(actor: TableActor, commands: list[Command]) -> None:
+async def _handle(actor: TableActor, commands: list[Command], *, read_first: bool = False) -> None:
+    """``commands`` taken as one group. A bet is taken as new, without first reading whether its key was
+    answered before: a key kept before makes the group's insert of it fail on the table's unique key
+    (account, scope, key), nothing of the group kept, and each bet is then taken alone after that read
+    (``read_first``); a bet refused is answered after the read of its own key (:func:`_refuse`). Either way
+    a key sent before is answered as it was then, and one kept for another request is refused, as if read
+    first; the read, a trip to the database before every group, is made only for those."""
     group: list[Bet] = []
     later: list[Command] = []
     keys: set[tuple[int, str | None]] = set()
-    try:
-        stored = await actor.stored_answers(commands)
-    except SQLAlchemyError as error:  # the database is away: every bet is answered so, the table deals on
-        for command in commands:
-            await actor.fail(command, error)
-        return
+    if read_first:
+        try:
+            stored = await actor.stored_answers(commands)
+        except SQLAlchemyError as error:  # the database is away: every bet is answered so, the table deals on
+            for command in commands:
+                await actor.fail(command, error)
+            return
+    else:
+        stored = [None] * len(commands)
     for command, replayed in zip(commands, stored, strict=True):
         try:
             if isinstance(replayed, Refused):
@@ -128,7 +137,7 @@ async def _handle(actor: TableActor, commands: list[Command]) -> None:
             if replayed is None:
                 bet = check(actor, command)
         except Exception as error:
-            if await actor.fail(command, error):
+            if await _refuse(actor, command, error, read=not read_first):
                 raise
             continue
         if replayed is not None:
@@ -138,32 +147,55 @@ async def _handle(actor: TableActor, commands: list[Command]) -> None:
         else:
             keys.add((command.identity.id, command.key))
             group.append(bet)
-    if group and not await _take(actor, group):
+    if group and not await _take(actor, group, read_first=read_first):
         later = [bet.command for bet in group] + later
         group = []
-    await _answer(actor, group)
+    await _answer(actor, group, read=not read_first)
     for command in later:
-        await _handle(actor, [command])
+        await _handle(actor, [command], read_first=True)
 
 
-async def _take(actor: TableActor, group: list[Bet]) -> bool:
+async def _refuse(actor: TableActor, command: Command, error: Exception, *, read: bool) -> bool:
+    """``command`` answered with ``error`` (:meth:`TableActor.fail`, whose answer this returns), but when
+    ``read`` and its key was kept before: then with that key's first answer, or the refusal of a key kept
+    for another request, as a bet whose key was read first would have been."""
+    if read and command.key is not None and isinstance(error, CroupierError):
+        try:
+            [stored] = await actor.stored_answers([command])
+        except SQLAlchemyError:  # the database is away: the refusal stands
+            stored = None
+        if isinstance(stored, Refused):
+            error = stored
+        elif stored is not None:
+            if not command.future.done():
+                command.future.set_result(stored)
+            return False
+    return await actor.fail(command, error)
+
+
+async def _take(actor: TableActor, group: list[Bet], *, read_first: bool) -> bool:
     """The group taken (:func:`take`), or its failure answered to each of its bets; False when a key of
-    the group raced in from another process: nothing was kept, and each bet is to be taken alone."""
+    the group was kept before (taken as new: ``read_first`` false) or raced in from another process:
+    nothing was kept, and each bet is to be taken alone after the read of its key."""
     try:
         await take(actor, group)
     except Exception as error:  # nothing of the group was kept: each bet gets the failure's answer
-        if isinstance(error, IntegrityError) and len(group) > 1:
+        if isinstance(error, IntegrityError) and (len(group) > 1 or not read_first):
             return False
-        faulted = [await actor.fail(bet.command, error) for bet in group if not bet.command.future.done()]
+        faulted = [
+            await _refuse(actor, bet.command, error, read=not read_first)
+            for bet in group
+            if not bet.command.future.done()
+        ]
         if any(faulted):
             raise
     return True
 
 
-async def _answer(actor: TableActor, group: list[Bet]) -> None:
+async def _answer(actor: TableActor, group: list[Bet], *, read: bool) -> None:
     for bet in group:
         if bet.error is not None:
-            await actor.fail(bet.command, bet.error)
+            await _refuse(actor, bet.command, bet.error, read=read)
         elif bet.answer is not None and not bet.command.future.done():
             bet.command.future.set_result(bet.answer)
 
