@@ -38,14 +38,16 @@ def identities(server: Server, names: list[str]) -> dict[str, Identity]:
 def together(server: Server, bets: list[tuple[str, str, str]]) -> list[dict[str, Any] | Refused]:
     """``bets`` (player, box, amount) put on the table's queue in one turn of its event loop, so that they
     wait there together; each one's answer, or its refusal."""
-    who = identities(server, [player for player, _box, _amount in bets])
+    return keyed_together(server, [(player, box, amount, uuid.uuid4().hex) for player, box, amount in bets])
+
+
+def keyed_together(server: Server, bets: list[tuple[str, str, str, str]]) -> list[dict[str, Any] | Refused]:
+    """As :func:`together`, each bet (player, box, amount, key) under the key given."""
+    who = identities(server, [player for player, _box, _amount, _key in bets])
     actor = server.service.actors[TABLE]
 
     async def run() -> list[Any]:
-        commands = [
-            Command("bet", who[player], {"spot": box, "amount": amount}, key=uuid.uuid4().hex)
-            for player, box, amount in bets
-        ]
+        commands = [Command("bet", who[p], {"spot": box, "amount": amount}, key=key) for p, box, amount, key in bets]
         for command in commands:
             actor.queue.put_nowait(command)
         return await asyncio.gather(*(command.future for command in commands), return_exceptions=True)
@@ -217,22 +219,6 @@ def test_a_fault_in_a_group_answers_every_bet_and_returns_the_money(
         server.advance(5)
     again = server.bet(players["ana"], TABLE, "1", "10")
     assert again.status_code == 200, again.text
-
-
-def keyed_together(server: Server, bets: list[tuple[str, str, str, str]]) -> list[dict[str, Any] | Refused]:
-    """As :func:`together`, each bet (player, box, amount, key) with the key given."""
-    who = identities(server, [player for player, _box, _amount, _key in bets])
-    actor = server.service.actors[TABLE]
-
-    async def run() -> list[Any]:
-        commands = [Command("bet", who[p], {"spot": box, "amount": amount}, key=key) for p, box, amount, key in bets]
-        for command in commands:
-            actor.queue.put_nowait(command)
-        return await asyncio.gather(*(command.future for command in commands), return_exceptions=True)
-
-    answers = server.client.portal.call(run)
-    server.quiet()
-    return list(answers)
 
 
 def test_a_group_of_new_bets_reads_no_stored_answer_before_its_transaction(server: Server) -> None:
