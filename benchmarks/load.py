@@ -64,6 +64,7 @@ import multiprocessing
 import os
 import random
 import secrets
+import shutil
 import signal
 import sys
 import tempfile
@@ -718,8 +719,15 @@ def main() -> None:
             server.stop()
         if made is not None and not args.keep:
             drop_database(args.database, made)
-        if args.keep:
-            print(f"database {url} and server logs kept in {directory}")
+        leave(directory, url, keep=args.keep)
+
+
+def leave(directory: Path, url: str, *, keep: bool) -> None:
+    """The run's folder (a SQLite run's database, every run's server logs) removed, or kept and named."""
+    if keep:
+        print(f"database {url} and server logs kept in {directory}")
+    else:
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def run(args: argparse.Namespace, url: str, kind: str, directory: Path, servers: list[ServerProcess]) -> None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 
 import httpx
-from benchmarks.load import Bot, Figures, send
+import pytest
+from benchmarks.load import Bot, Figures, leave, send
 
 
 def _run(failures: int) -> tuple[httpx.Response, list[str], Figures]:
@@ -41,3 +43,14 @@ def test_a_second_failure_is_an_error_of_the_run() -> None:
     assert figures.resent == ["bets: ReadError"]
     assert response.status_code == 599 and "ReadError" in response.text
     assert len(keys) == 2 and keys[0] == keys[1]
+
+
+def test_a_runs_folder_is_removed_unless_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without ``--keep`` nothing of a run is left behind (its SQLite database, the servers' logs)."""
+    for keep in (False, True):
+        folder = tmp_path / f"run-{keep}"
+        folder.mkdir()
+        (folder / "croupier.db").write_bytes(b"x")
+        leave(folder, f"sqlite:///{folder / 'croupier.db'}", keep=keep)
+        assert folder.exists() is keep
+    assert f"kept in {tmp_path / 'run-True'}" in capsys.readouterr().out
