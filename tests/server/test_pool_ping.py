@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 
 from croupier.server import db
 from tests.server.conftest import database_url, make_server
@@ -94,3 +94,37 @@ def test_a_readers_statements_on_postgresql_are_each_a_transaction_of_their_own(
 
         assert server.client.portal.call(probe) in ("", None)
         assert "phase" in server.view(1, server.login("ana"))  # and a signed-in read still finds its player
+
+
+def test_a_burst_of_transactions_keeps_the_connections_it_opened(pg_url: str) -> None:
+    """A pool that kept 10 connections and opened 20 more in a burst closed the extra ones as they came back,
+    and the next burst opened them again: a connection, its authentication and a prepare of every
+    statement each time. Two bursts of more transactions than the pool holds open its connections once."""
+
+    async def run() -> tuple[int, int, int]:
+        engine = db.make_engine(pg_url)
+        opened: list[int] = []
+
+        @event.listens_for(engine.sync_engine.pool, "connect")
+        def _opened(_dbapi_connection: Any, _record: Any) -> None:
+            opened.append(1)
+
+        async def transaction() -> None:
+            async with engine.begin() as connection:
+                await connection.execute(text("SELECT pg_sleep(0.02)"))
+
+        try:
+            await asyncio.gather(*(transaction() for _ in range(db.PG_POOL + 15)))
+            first = len(opened)
+            await asyncio.gather(*(transaction() for _ in range(db.PG_POOL + 15)))
+            async with engine.connect() as connection:
+                adapted = (await connection.get_raw_connection()).dbapi_connection
+                kept = adapted._prepared_statement_cache.capacity
+        finally:
+            await engine.dispose()
+        return first, len(opened), kept
+
+    first, total, kept = asyncio.run(run())
+    assert first <= db.PG_POOL
+    assert total == first  # the second burst opened nothing
+    assert kept == db.PG_PREPARED >= 200  # more than the distinct statements the server runs
