@@ -256,9 +256,75 @@ def spread(servers: list[ServerProcess], tables: int, limit: float) -> dict[str,
 # the bots
 
 
-async def send(
-    client: httpx.AsyncClient, bot: Bot, path: str, body: dict[str, Any], figures: Figures
-) -> httpx.Response:
+@dataclass
+class Answer:
+    """A request's answer, the parts the figures read."""
+
+    status_code: int
+    headers: dict[str, str]  # names in lower case
+    text: str
+
+    def json(self) -> Any:
+        return json.loads(self.text)
+
+
+KEEP_ALIVE_S = 2.0
+"""A bot's connection idle this long is closed and a new one opened for its next request, before the
+server's own keep-alive timeout (5 s) may close it under the request."""
+
+
+class Line:
+    """A bot's own kept-alive HTTP/1.1 connection to its server, one request at a time (a bot waits for each
+    answer before it sends the next). httpx's client, one for a bots' process, took about two thirds of
+    that process's CPU under the 1,000-player load (its pool looks over every connection at each request),
+    and the bots' processes share the servers' two cores: this is what a bot needs of HTTP, and no more.
+    An answer is read by its ``Content-Length`` (the server's JSON answers carry one)."""
+
+    def __init__(self, base: str) -> None:
+        host, _, port = base.removeprefix("http://").partition(":")
+        self.host, self.port = host, int(port or 80)
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.used = 0.0
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+    async def post(self, path: str, body: dict[str, Any], headers: dict[str, str]) -> Answer:
+        """The answer; ``ConnectionError`` (or ``OSError``) when the connection failed before it came."""
+        if self.writer is not None and time.monotonic() - self.used > KEEP_ALIVE_S:
+            self.close()
+        if self.reader is None or self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        content = json.dumps(body).encode()
+        head = [f"POST {path} HTTP/1.1", f"Host: {self.host}:{self.port}", "Content-Type: application/json"]
+        head += [f"{name}: {value}" for name, value in headers.items()]
+        head.append(f"Content-Length: {len(content)}")
+        try:
+            self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + content)
+            status = (await self.reader.readuntil(b"\r\n")).split(b" ", 2)
+            fields: dict[str, str] = {}
+            while (line := await self.reader.readuntil(b"\r\n")) != b"\r\n":
+                name, _, value = line.decode("latin-1").partition(":")
+                fields[name.strip().lower()] = value.strip()
+            if "content-length" not in fields:
+                raise ConnectionError(f"an answer without a Content-Length ({fields})")
+            text = (await self.reader.readexactly(int(fields["content-length"]))).decode()
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError) as error:
+            self.close()
+            raise ConnectionError(f"the connection ended before the answer ({error})") from error
+        except OSError:
+            self.close()
+            raise
+        if fields.get("connection", "").lower() == "close":
+            self.close()
+        self.used = time.monotonic()
+        return Answer(int(status[1]), fields, text)
+
+
+async def send(line: Line, bot: Bot, path: str, body: dict[str, Any], figures: Figures) -> Answer:
     """A money-moving request of ``bot``'s, to its own process, with a key of its own. A connection that
     failed under it before any answer came is tried once more with the same key (``figures.resent``): a
     kept-alive connection the server closes after its idle time (5 s) may be the one the client reuses at
@@ -267,21 +333,22 @@ async def send(
     headers = {"Authorization": f"Bearer {bot.token}", "Idempotency-Key": uuid.uuid4().hex}
     for attempt in (1, 2):
         try:
-            return await client.post(bot.base + path, json=body, headers=headers)
-        except httpx.TransportError as error:
+            return await asyncio.wait_for(line.post(path, body, headers), 60)
+        except (OSError, TimeoutError) as error:  # (ConnectionError is an OSError)
+            line.close()
             if attempt == 2:
-                return httpx.Response(599, text=f"{type(error).__name__}: {error}")
+                return Answer(599, {}, f"{type(error).__name__}: {error}")
             figures.resent.append(f"{path.rsplit('/', 1)[1]}: {type(error).__name__}")
     raise AssertionError("unreachable")
 
 
-def server_ms(answer: httpx.Response) -> float | None:
+def server_ms(answer: Answer) -> float | None:
     """The server's own time for ``answer``: its ``Server-Timing: app;dur=…`` (milliseconds)."""
     timing = answer.headers.get("server-timing", "")
     return float(timing.split("dur=", 1)[1].split(";", 1)[0]) if "dur=" in timing else None
 
 
-def account(bot: Bot, figures: Figures, what: str, answer: httpx.Response) -> bool:
+def account(bot: Bot, figures: Figures, what: str, answer: Answer) -> bool:
     if answer.status_code >= 500:
         figures.errors.append(f"{what}: {answer.status_code} {answer.text[:200]}")
     elif answer.status_code != 200:
@@ -301,46 +368,66 @@ def timers(message: dict[str, Any], figures: Figures) -> None:
         figures.late_ms[(table, closes.isoformat())] = (closes, late)
 
 
-async def play(bot: Bot, client: httpx.AsyncClient, figures: Figures, stop: asyncio.Event) -> None:
+async def play(bot: Bot, figures: Figures, stop: asyncio.Event) -> None:
+    line = Line(bot.base)
+    try:
+        await _play(bot, line, figures, stop)
+    finally:
+        line.close()
+
+
+async def _play(bot: Bot, line: Line, figures: Figures, stop: asyncio.Event) -> None:
     url = bot.base.replace("http://", "ws://") + f"/ws/tables/{bot.table}?token={bot.token}"
     async with connect(url, max_queue=None, ping_interval=None, open_timeout=60) as socket:
-        while not stop.is_set():
-            try:
-                raw = await asyncio.wait_for(socket.recv(), 1.0)
-            except TimeoutError:
+
+        async def close_at_stop() -> None:  # (a timeout on every read costs the bots' CPU a timer each)
+            await stop.wait()
+            await socket.close()
+
+        closing = asyncio.create_task(close_at_stop())
+        try:
+            await _read(bot, line, figures, socket)
+            if not stop.is_set():
+                raise ConnectionError(f"{bot.name}: the server closed the socket ({socket.close_code})")
+        finally:
+            closing.cancel()
+
+
+async def _read(bot: Bot, line: Line, figures: Figures, socket: Any) -> None:
+    """The bot's events until its socket is closed (at the end of the run), each answered as it asks."""
+    async for raw in socket:
+        arrived = time.monotonic()
+        message = json.loads(raw)
+        if message.get("type") != "event":
+            continue
+        event = message["event"]
+        kind = event.get("type")
+        if "at" in message and figures.measuring:
+            lag = (datetime.now(UTC) - datetime.fromisoformat(message["at"])).total_seconds()
+            figures.delivery_ms.append(max(lag, 0.0) * 1000)
+        if kind in ("betting_open", "no_more_bets"):
+            timers(message, figures)
+        if kind == "round_over" and figures.measuring:
+            (figures.voided if event.get("voided") else figures.settled).add((message["table"], event["round"]))
+        elif kind == "betting_open":
+            bot.bets += 1
+            answer = await send(
+                line, bot, f"/api/tables/{bot.table}/bets", {"spot": str(bot.box), "amount": "10"}, figures
+            )
+            if account(bot, figures, "bet", answer) and figures.measuring:
+                figures.bet_ms.append((time.monotonic() - arrived) * 1000)
+                figures.bet_server_ms.extend(ms for ms in (server_ms(answer),) if ms is not None)
+        elif kind == "await" and event.get("kind") == "decision" and event.get("player") == bot.name:
+            choice = decide(bot, message.get("your_actions") or [])
+            if choice is None:
+                figures.errors.append(f"{bot.name}: asked to decide with no actions (your_actions missing)")
                 continue
-            arrived = time.monotonic()
-            message = json.loads(raw)
-            if message.get("type") != "event":
-                continue
-            event = message["event"]
-            kind = event.get("type")
-            if "at" in message and figures.measuring:
-                lag = (datetime.now(UTC) - datetime.fromisoformat(message["at"])).total_seconds()
-                figures.delivery_ms.append(max(lag, 0.0) * 1000)
-            if kind in ("betting_open", "no_more_bets"):
-                timers(message, figures)
-            if kind == "round_over" and figures.measuring:
-                (figures.voided if event.get("voided") else figures.settled).add((message["table"], event["round"]))
-            elif kind == "betting_open":
-                bot.bets += 1
-                answer = await send(
-                    client, bot, f"/api/tables/{bot.table}/bets", {"spot": str(bot.box), "amount": "10"}, figures
-                )
-                if account(bot, figures, "bet", answer) and figures.measuring:
-                    figures.bet_ms.append((time.monotonic() - arrived) * 1000)
-                    figures.bet_server_ms.extend(ms for ms in (server_ms(answer),) if ms is not None)
-            elif kind == "await" and event.get("kind") == "decision" and event.get("player") == bot.name:
-                choice = decide(bot, message.get("your_actions") or [])
-                if choice is None:
-                    figures.errors.append(f"{bot.name}: asked to decide with no actions (your_actions missing)")
-                    continue
-                answer = await send(client, bot, f"/api/tables/{bot.table}/actions", choice, figures)
-                if account(bot, figures, "action", answer):
-                    bot.decisions += 1
-                    if figures.measuring:
-                        figures.decision_ms.append((time.monotonic() - arrived) * 1000)
-                        figures.decision_server_ms.extend(ms for ms in (server_ms(answer),) if ms is not None)
+            answer = await send(line, bot, f"/api/tables/{bot.table}/actions", choice, figures)
+            if account(bot, figures, "action", answer):
+                bot.decisions += 1
+                if figures.measuring:
+                    figures.decision_ms.append((time.monotonic() - arrived) * 1000)
+                    figures.decision_server_ms.extend(ms for ms in (server_ms(answer),) if ms is not None)
 
 
 def decide(bot: Bot, actions: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -552,25 +639,20 @@ def cpu_seconds(pid: int) -> float:
 async def drive(bots: list[Bot], bases: list[str], args: argparse.Namespace, pids: list[int]) -> tuple[Figures, float]:
     figures = Figures()
     stop = asyncio.Event()
-    # a kept-alive connection is given up before the server's own 5 s timeout closes it under a request
-    limits = httpx.Limits(
-        max_connections=len(bots) + 10, max_keepalive_connections=len(bots) + 10, keepalive_expiry=2.0
-    )
-    async with httpx.AsyncClient(timeout=60, limits=limits) as client:
-        tasks = [asyncio.create_task(play(bot, client, figures, stop)) for bot in bots]
-        await asyncio.sleep(args.warmup)
-        figures.measuring = True
-        began, cpu = time.monotonic(), [cpu_seconds(pid) for pid in pids]
-        if args.logins:
-            await asyncio.sleep(args.seconds / 2)
-            names = [bots[i % len(bots)].name for i in range(args.logins)]
-            await storm(bases, names, figures)
-        await asyncio.sleep(max(0.0, args.seconds - (time.monotonic() - began)))
-        figures.measuring = False
-        elapsed = time.monotonic() - began
-        figures.cpu = [(cpu_seconds(pid) - c) / elapsed for pid, c in zip(pids, cpu, strict=True)]
-        stop.set()
-        results = await asyncio.gather(*tasks, return_exceptions=True)
+    tasks = [asyncio.create_task(play(bot, figures, stop)) for bot in bots]
+    await asyncio.sleep(args.warmup)
+    figures.measuring = True
+    began, cpu = time.monotonic(), [cpu_seconds(pid) for pid in pids]
+    if args.logins:
+        await asyncio.sleep(args.seconds / 2)
+        names = [bots[i % len(bots)].name for i in range(args.logins)]
+        await storm(bases, names, figures)
+    await asyncio.sleep(max(0.0, args.seconds - (time.monotonic() - began)))
+    figures.measuring = False
+    elapsed = time.monotonic() - began
+    figures.cpu = [(cpu_seconds(pid) - c) / elapsed for pid, c in zip(pids, cpu, strict=True)]
+    stop.set()
+    results = await asyncio.gather(*tasks, return_exceptions=True)
     for result in results:
         if isinstance(result, BaseException):
             figures.errors.append(f"bot: {type(result).__name__}: {result}")

@@ -7,42 +7,82 @@ import asyncio
 import random
 from pathlib import Path
 
-import httpx
 import pytest
-from benchmarks.load import Bot, Figures, leave, send
+from benchmarks import load
+from benchmarks.load import Answer, Bot, Figures, Line, leave, send, server_ms
 
 
-def _run(failures: int) -> tuple[httpx.Response, list[str], Figures]:
+async def _serve(failures: int, keys: list[str], connections: list[int]) -> asyncio.Server:
+    """A server that closes the connection under each of the first ``failures`` requests, then answers."""
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        connections.append(1)
+        try:
+            while True:
+                head = (await reader.readuntil(b"\r\n\r\n")).decode()
+                fields = dict(line.split(": ", 1) for line in head.split("\r\n")[1:] if line)
+                await reader.readexactly(int(fields["Content-Length"]))
+                keys.append(fields["Idempotency-Key"])
+                if len(keys) <= failures:
+                    break
+                body = b'{"ok":true}'
+                writer.write(
+                    b"HTTP/1.1 200 OK\r\nServer-Timing: app;dur=7\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+                )
+        except asyncio.IncompleteReadError:
+            pass
+        writer.close()
+
+    return await asyncio.start_server(handle, "127.0.0.1", 0)
+
+
+def _run(failures: int, requests: int = 1, idle: float = 0.0) -> tuple[Answer, list[str], Figures, int]:
     keys: list[str] = []
+    connections: list[int] = []
 
-    def answer(request: httpx.Request) -> httpx.Response:
-        keys.append(request.headers["Idempotency-Key"])
-        if len(keys) <= failures:
-            raise httpx.ReadError("the server closed the connection", request=request)
-        return httpx.Response(200, json={"ok": True})
-
-    async def go() -> tuple[httpx.Response, Figures]:
+    async def go() -> tuple[Answer, Figures]:
+        server = await _serve(failures, keys, connections)
+        port = server.sockets[0].getsockname()[1]
         figures = Figures()
-        bot = Bot("load-1", "token", 1, 1, random.Random(1), base="http://server")
-        async with httpx.AsyncClient(transport=httpx.MockTransport(answer)) as client:
-            return await send(client, bot, "/api/tables/1/bets", {"spot": "1", "amount": "10"}, figures), figures
+        bot = Bot("load-1", "token", 1, 1, random.Random(1), base=f"http://127.0.0.1:{port}")
+        line = Line(bot.base)
+        try:
+            for _ in range(requests):
+                await asyncio.sleep(idle)
+                answer = await send(line, bot, "/api/tables/1/bets", {"spot": "1", "amount": "10"}, figures)
+        finally:
+            line.close()
+            server.close()
+        return answer, figures
 
-    response, figures = asyncio.run(go())
-    return response, keys, figures
+    answer, figures = asyncio.run(go())
+    return answer, keys, figures, len(connections)
 
 
 def test_a_request_whose_connection_failed_is_sent_again_with_its_key() -> None:
-    response, keys, figures = _run(failures=1)
-    assert response.status_code == 200
+    answer, keys, figures, _ = _run(failures=1)
+    assert answer.status_code == 200 and answer.json() == {"ok": True} and server_ms(answer) == 7.0
     assert len(keys) == 2 and keys[0] == keys[1]
-    assert figures.resent == ["bets: ReadError"] and figures.errors == []
+    assert figures.resent == ["bets: ConnectionError"] and figures.errors == []
 
 
 def test_a_second_failure_is_an_error_of_the_run() -> None:
-    response, keys, figures = _run(failures=2)
-    assert figures.resent == ["bets: ReadError"]
-    assert response.status_code == 599 and "ReadError" in response.text
+    answer, keys, figures, _ = _run(failures=2)
+    assert figures.resent == ["bets: ConnectionError"]
+    assert answer.status_code == 599 and "ConnectionError" in answer.text
     assert len(keys) == 2 and keys[0] == keys[1]
+
+
+def test_a_bots_requests_share_its_kept_alive_connection() -> None:
+    answer, keys, figures, connections = _run(failures=0, requests=3)
+    assert answer.status_code == 200 and len(set(keys)) == 3 and connections == 1 and figures.resent == []
+
+
+def test_a_connection_idle_past_its_time_is_not_reused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server closes a connection idle 5 s: a bot's is given up before that, not found closed under it."""
+    monkeypatch.setattr(load, "KEEP_ALIVE_S", 0.05)
+    answer, _keys, figures, connections = _run(failures=0, requests=2, idle=0.1)
+    assert answer.status_code == 200 and connections == 2 and figures.resent == []
 
 
 def test_a_runs_folder_is_removed_unless_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
