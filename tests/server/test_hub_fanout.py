@@ -5,9 +5,10 @@ every subscriber still gets every event, in the order the events were published.
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
-from croupier.server.hub import DELIVER_TURN, Hub, Subscription
+from croupier.server.hub import DELIVER_TURN, Delivery, Hub, Subscription
 
 
 def _held(subscription: Subscription) -> list[Any]:
@@ -70,3 +71,24 @@ def test_every_watcher_gets_the_events_in_their_order_across_channels() -> None:
     assert held == [[1, 2, 4, 5]] * len(held)
     assert player == [1, 2, 3, 4, 5]
     assert late == [5]
+
+
+def test_a_players_frame_is_the_shared_frame_with_their_own_actions_last() -> None:
+    """A player's socket gets the event's one shared text with their own legal actions added, not the whole
+    event encoded again for each player; the other players' actions are never in it."""
+    actions = {"zoë": [{"type": "stand", "box": 2, "hand": 0}], "": [{"type": "bet"}]}
+    delivery = Delivery({"table": 1, "seq": 4, "event": {"type": "await", "player": "zoë"}, "actions": actions})
+    shared = delivery.frame("actions")
+    for name, expected in (("zoë", actions["zoë"]), ("ana", actions[""])):
+        text = delivery.frame_for("actions", name)
+        assert text.startswith(shared[:-1])
+        body = json.loads(text)
+        assert list(body)[-1] == "your_actions" and body["your_actions"] == expected
+        assert body == {
+            "type": "event",
+            "table": 1,
+            "seq": 4,
+            "event": json.loads(shared)["event"],
+            "your_actions": expected,
+        }
+    assert delivery.frame("actions") is shared  # made once

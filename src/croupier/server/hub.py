@@ -100,6 +100,14 @@ class Delivery:
             self._frame = json.dumps(body, separators=(",", ":"))
         return self._frame
 
+    def frame_for(self, private: str, name: str) -> str:
+        """:meth:`frame` with ``"your_actions"`` last: ``name``'s own entry of the message's ``private`` map
+        (every player's legal actions), or its ``""`` entry (what anyone else may do). The shared frame is
+        not made again for each player's socket, only the player's own list is added to it."""
+        actions = self.message[private]
+        mine = actions.get(name, actions.get("", []))
+        return f'{self.frame(private)[:-1]},"your_actions":{json.dumps(mine, separators=(",", ":"))}}}'
+
 
 class Subscription:
     def __init__(self, hub: Hub, channels: tuple[str, ...]) -> None:

@@ -1,7 +1,6 @@
 """The live view: a WebSocket per table viewer, with the table's events and, for a signed-in player,
 their own private events and legal actions. Documented close codes: 4401, 4404, 4408, 4000 + status."""
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -88,14 +87,10 @@ async def _stream(
                     return
                 if message.get("seq", held + 1) <= held:  # in the snapshot already (the browser skips it too)
                     continue
-                actions = message.get(actor.ACTIONS)
-                if identity is None or actions is None:  # the same text for every such viewer, made once
+                if identity is None or actor.ACTIONS not in message:  # the same text for every such viewer
                     frames.append(delivery.frame(actor.ACTIONS))
-                    continue
-                # the table (in whichever process runs it) sent every player's legal actions: this viewer's only
-                out = {"type": "event", **{k: v for k, v in message.items() if k != actor.ACTIONS}}
-                out["your_actions"] = actions.get(identity.name, actions.get("", []))
-                frames.append(json.dumps(out, separators=(",", ":"), ensure_ascii=False))
+                else:  # the table (in whichever process runs it) sent every player's legal actions: theirs only
+                    frames.append(delivery.frame_for(actor.ACTIONS, identity.name))
             await _send(websocket, frames)
         await websocket.close(code=4408, reason=subscription.reason)  # too slow, or a resync after an outage
     except WebSocketDisconnect:
