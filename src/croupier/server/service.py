@@ -97,6 +97,8 @@ class Service:
     identities: Identities = field(init=False)
     """Who the tokens used in the last few seconds sign in (croupier.server.identities)."""
     _forgetting: asyncio.Task[None] | None = None
+    _known_tables: set[int] = field(default_factory=set)
+    """Tables found to exist (:meth:`_known_table`)."""
 
     def __post_init__(self) -> None:
         self.identities = Identities(self.clock)
@@ -343,9 +345,15 @@ class Service:
             raise Refused(str(error), error.status, error.code, error.params) from None
 
     async def _known_table(self, table_id: int) -> None:
+        """A 404 for a table that does not exist, before a command goes to another process. A table, once
+        made, is never deleted (a closed one answers its own refusal), so one found is remembered: a
+        request at a process that does not run its table (a load balancer's choice) reads nothing."""
+        if table_id in self._known_tables:
+            return
         async with self.reader() as session:
             if await session.get(GameTable, table_id) is None:
                 raise Refused(f"table {table_id}: no such table", 404)
+        self._known_tables.add(table_id)
 
     def start_table(self, row: GameTable, *, stagger: bool = False) -> TableActor:
         """An actor for ``row``, started. ``stagger``: its first betting window is longer by a random part
