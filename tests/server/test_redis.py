@@ -74,13 +74,18 @@ def test_an_event_no_one_here_watches_is_not_opened(monkeypatch: pytest.MonkeyPa
             hub._received(f"p:{channel}".encode(), sender._wire(f"p:{channel}", {"id": "y"}))
         assert watched.dropped
         watched.close()
-        hub._received(b"p:table:1", sender._wire("p:table:1", event))  # no one watches it now
+        unwatched = sender._wire("p:table:1", {**event, "seq": 2})
+        hub._received(b"p:table:1", unwatched)  # no one watches it now
+        again = hub.subscribe("table:1")
+        hub._received(b"p:table:1", unwatched)  # the same bytes once someone does: a replay
+        await asyncio.sleep(0)
+        assert again.queue.empty()
         return got
 
     got = asyncio.run(run())
     assert [message["event"] for message in got] == [{"type": "card"}]
     assert opened == ["p:table:1", "p:resync", "p:cmd:2"]  # not table 2, not another process's reply
-    assert hub.counts["unwatched"] == 2
+    assert hub.counts["unwatched"] == 2 and hub.counts["refused"] == 1
 
 
 def test_redis_needs_a_key_and_a_plain_prefix() -> None:

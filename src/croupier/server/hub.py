@@ -204,6 +204,7 @@ class Hub:
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._answers: OrderedDict[str, asyncio.Future[dict[str, Any] | None]] = OrderedDict()
         self._nonces: dict[str, float] = {}
+        self._gone: dict[int, float] = {}  # messages let go unopened, by a digest of their bytes (_let_go)
         self._tasks: set[asyncio.Task[None]] = set()
         self._missed = False  # an event could not be sent: the viewers resync once Redis is back
         self._handing: deque[_Handing] = deque()  # events being handed on, a turn at a time
@@ -290,6 +291,18 @@ class Hub:
             self._nonces = {n: t for n, t in self._nonces.items() if now - t <= MAX_AGE}
         return False
 
+    def _let_go(self, data: bytes | str) -> None:
+        """Remember a message let go unopened (its nonce unread) by a digest of its bytes, for as long as a
+        signed message is accepted: the same bytes sent again once someone here watches the channel are a
+        replay, refused as one whose nonce was seen."""
+        now = self.clock.monotonic()
+        self._gone[hash(data)] = now
+        if len(self._gone) > 50_000:
+            self._gone = {digest: at for digest, at in self._gone.items() if now - at <= 2 * MAX_AGE}
+
+    def _let_go_before(self, data: bytes | str) -> bool:
+        return bool(self._gone) and hash(data) in self._gone
+
     def _refuse(self, channel: str, why: str) -> tuple[str, dict[str, Any]] | None:
         self.counts["refused"] += 1
         log.warning("Redis channel %s: ignored %s (not signed with this deployment's key, or replayed)", channel, why)
@@ -340,6 +353,10 @@ class Hub:
             return
         if not (channel.startswith(("cmd:", "reply:")) or channel == "resync" or self._subscribers.get(channel)):
             self.counts["unwatched"] += 1
+            self._let_go(data)
+            return
+        if self._let_go_before(data):  # the same bytes again: its nonce was never read, but it is a replay
+            self._refuse(full, "a replayed message")
             return
         opened = self._open(full, data)
         if opened is None:
