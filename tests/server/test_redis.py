@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from croupier.server.hub import RESYNC, Hub, HubError
+from croupier.server.hub import RESYNC, Hub, HubError, Recent
 from tests.server.test_processes import KEY, REDIS, process, shared  # noqa: F401 (the fixture)
 
 ONLINE = 2
@@ -86,6 +86,21 @@ def test_an_event_no_one_here_watches_is_not_opened(monkeypatch: pytest.MonkeyPa
     assert [message["event"] for message in got] == [{"type": "card"}]
     assert opened == ["p:table:1", "p:resync", "p:cmd:2"]  # not table 2, not another process's reply
     assert hub.counts["unwatched"] == 2 and hub.counts["refused"] == 1
+
+
+def test_the_nonces_seen_are_kept_for_their_span_and_no_longer() -> None:
+    """A nonce is refused again for as long as its message may be accepted (up to MAX_AGE early or late),
+    and the memory holds what came in the last two spans only, each key at the same cost: the map it
+    replaces was scanned whole at every message once more than 50,000 came within 30 s."""
+    recent: Recent[str] = Recent(60.0)
+    assert not recent.seen("a", 1000.0)
+    assert recent.seen("a", 1059.9)  # within its span
+    for second in range(120_000):  # 1,000 a second for two minutes
+        recent.seen(f"n{second}", 1060.0 + second / 1000)
+        assert len(recent) <= 2 * 60 * 1000 + 2
+    assert recent.seen("n119999", 1180.0)
+    assert "a" not in recent and "n0" not in recent  # more than two spans ago
+    assert not recent.seen("a", 1180.0)
 
 
 def test_redis_needs_a_key_and_a_plain_prefix() -> None:

@@ -37,12 +37,13 @@ import secrets
 import uuid
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from croupier.errors import CroupierError
 from croupier.server.clock import Clock, SystemClock, wait_until
 
 log = logging.getLogger("croupier.server")
+K = TypeVar("K")
 
 QUEUE_SIZE = 1000
 DELIVER_TURN = 64
@@ -154,6 +155,36 @@ class Subscription:
         self.hub.unsubscribe(self)
 
 
+class Recent(Generic[K]):
+    """Keys seen in the last ``span`` seconds at least (twice that at most), in two sets: the older one is
+    dropped whole when the newer is ``span`` old. Each key costs the same however many come: a map pruned
+    by a scan of every key once it held more than a bound would scan again at every key while more than the
+    bound came within ``span``."""
+
+    def __init__(self, span: float) -> None:
+        self.span = span
+        self.newer: set[K] = set()
+        self.older: set[K] = set()
+        self.since: float | None = None
+
+    def seen(self, key: K, now: float) -> bool:
+        """Whether ``key`` was seen within the span; it is remembered from now on either way."""
+        if self.since is None:
+            self.since = now
+        elif now - self.since >= self.span:
+            self.older, self.newer, self.since = self.newer, set(), now
+        if key in self.newer or key in self.older:
+            return True
+        self.newer.add(key)
+        return False
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.newer or key in self.older
+
+    def __len__(self) -> int:
+        return len(self.newer) + len(self.older)
+
+
 class RemoteError(Exception):
     """The process that runs a table refused a command, or did not answer."""
 
@@ -203,8 +234,8 @@ class Hub:
         self._outbox: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue(OUTBOX_SIZE)
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._answers: OrderedDict[str, asyncio.Future[dict[str, Any] | None]] = OrderedDict()
-        self._nonces: dict[str, float] = {}
-        self._gone: dict[int, float] = {}  # messages let go unopened, by a digest of their bytes (_let_go)
+        self._nonces: Recent[str] = Recent(2 * MAX_AGE)  # a message is accepted up to MAX_AGE early or late
+        self._gone: Recent[int] = Recent(2 * MAX_AGE)  # messages let go unopened, by a digest of their bytes
         self._tasks: set[asyncio.Task[None]] = set()
         self._missed = False  # an event could not be sent: the viewers resync once Redis is back
         self._handing: deque[_Handing] = deque()  # events being handed on, a turn at a time
@@ -284,24 +315,16 @@ class Hub:
         return sender, message
 
     def _replayed(self, nonce: str, now: float) -> bool:
-        if nonce in self._nonces:
-            return True
-        self._nonces[nonce] = now
-        if len(self._nonces) > 50_000:  # forget the nonces too old to be accepted anyway
-            self._nonces = {n: t for n, t in self._nonces.items() if now - t <= MAX_AGE}
-        return False
+        return self._nonces.seen(nonce, now)
 
     def _let_go(self, data: bytes | str) -> None:
         """Remember a message let go unopened (its nonce unread) by a digest of its bytes, for as long as a
         signed message is accepted: the same bytes sent again once someone here watches the channel are a
         replay, refused as one whose nonce was seen."""
-        now = self.clock.monotonic()
-        self._gone[hash(data)] = now
-        if len(self._gone) > 50_000:
-            self._gone = {digest: at for digest, at in self._gone.items() if now - at <= 2 * MAX_AGE}
+        self._gone.seen(hash(data), self.clock.now().timestamp())
 
     def _let_go_before(self, data: bytes | str) -> bool:
-        return bool(self._gone) and hash(data) in self._gone
+        return hash(data) in self._gone
 
     def _refuse(self, channel: str, why: str) -> tuple[str, dict[str, Any]] | None:
         self.counts["refused"] += 1
