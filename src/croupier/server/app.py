@@ -32,6 +32,7 @@ from croupier.server.guard import RequestGuard
 from croupier.server.routes_accounts import accounts_router
 from croupier.server.routes_cashier import cashier_router
 from croupier.server.routes_dealer import dealer_router
+from croupier.server.routes_health import health_router
 from croupier.server.routes_history import history_router
 from croupier.server.routes_live import live_router
 from croupier.server.routes_pit import pit_router
@@ -144,6 +145,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         dealer_router,  # cards, void, misdeal, a live shoe's life and the dealer's errors
         history_router,  # history, rounds, transcripts, shoes
         live_router,  # the WebSocket live view
+        health_router,  # whether the process is alive, and ready (the load balancer's probes)
     ):
         app.include_router(router(service))
     web = Path(__file__).with_name("web")

@@ -241,6 +241,8 @@ class Hub:
         self._handing: deque[_Handing] = deque()  # events being handed on, a turn at a time
         self._listed: dict[str, list[Subscription]] = {}  # a channel's subscribers, listed once
         self.counts = {"unsent": 0, "refused": 0, "resyncs": 0, "reconnects": 0, "unwatched": 0}
+        self.listening = False
+        """Whether the listener is subscribed to the deployment's channels now (False while it reconnects)."""
 
     @property
     def distributed(self) -> bool:
@@ -340,6 +342,7 @@ class Hub:
             pubsub = self._redis.pubsub()
             try:
                 await pubsub.psubscribe(f"{self.prefix}:*")
+                self.listening = True
                 if not ready.done():
                     ready.set_result(None)
                 if not first:  # back after an outage: what was missed is not known; every viewer resyncs
@@ -357,6 +360,7 @@ class Hub:
                 log.warning("Redis: the listener lost its connection (%s); again in %.2f s", error, pause)
                 first = False
             finally:
+                self.listening = False
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
             await self._pause(pause)
@@ -482,6 +486,11 @@ class Hub:
                 str(answer["error"]), int(answer.get("status", 409)), answer.get("code"), answer.get("params")
             )
         return dict(answer.get("answer", {}))
+
+    async def ping(self) -> None:
+        """A round trip to Redis (raises when it does not answer); nothing without Redis."""
+        if self._redis is not None:
+            await self._redis.ping()
 
     # the processes that are up --------------------------------------------------------------------
 

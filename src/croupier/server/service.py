@@ -99,6 +99,12 @@ class Service:
     _forgetting: asyncio.Task[None] | None = None
     _known_tables: set[int] = field(default_factory=set)
     """Tables found to exist (:meth:`_known_table`)."""
+    started: bool = False
+    """:meth:`start` has finished (the database migrated, the hub listening, the first leases taken)."""
+    stopping: bool = False
+    """:meth:`stop` has begun: the process is going away (its readiness says so)."""
+    leased_at: float | None = None
+    """When the last lease round committed (``lease_clock.monotonic()``); None before the first."""
 
     def __post_init__(self) -> None:
         self.identities = Identities(self.clock)
@@ -141,6 +147,7 @@ class Service:
         if self.settings.run_tables:
             await self.lease_round()
             self._leases = asyncio.create_task(self._lease_loop())
+        self.started = True
 
     async def forget_tokens(self, account_id: int) -> None:
         """Some of the account's tokens were revoked (committed): this process forgets them at once, and the
@@ -192,6 +199,7 @@ class Service:
     async def lease_round(self) -> None:
         async with self._leasing:  # one at a time: the loop's, and any other caller's
             await self._lease_round_now()
+            self.leased_at = self.lease_clock.monotonic()
 
     async def _lease_round_now(self) -> None:
         now = self.lease_clock.now()
@@ -384,6 +392,7 @@ class Service:
             self._wake.set()
 
     async def stop(self) -> None:
+        self.stopping = True
         if self._forgetting is not None:
             self._forgetting.cancel()
             with contextlib.suppress(asyncio.CancelledError):

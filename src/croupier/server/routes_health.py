@@ -1,0 +1,143 @@
+"""Whether a process is alive and whether it is ready for its share of the load, for the operator's load
+balancer and monitoring: open (no account: a probe holds no token), cheap, and never a way to load the
+database.
+
+* ``GET /api/health``: the process answers (its event loop runs). No database, no Redis: a process whose
+  database is away is alive, and restarting it would not bring the database back.
+* ``GET /api/ready``: 200 when the process can do its work, else 503, each answer with every check's
+  finding. The checks: ``database`` (one ``SELECT 1`` through the requests' reading pool, within
+  :data:`CHECK_SECONDS`), ``redis`` (only with Redis: the listener subscribed to the deployment's channels,
+  and a ``PING`` answered within :data:`CHECK_SECONDS`), ``leases`` (only for a process that runs tables:
+  its last lease round committed less than a lease ago; after that the other processes take its tables
+  over), ``service`` (started, not stopping). One check runs at a time however many probes ask, and its
+  finding answers every probe for :data:`FRESH_SECONDS`: a flood of probes makes at most one database
+  statement a second. What failed is logged once when it begins and once when it ends (not at every probe).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+from sqlalchemy import text
+
+from croupier import __version__
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable
+
+    from croupier.server.service import Service
+
+log = logging.getLogger("croupier.server")
+
+CHECK_SECONDS = 2.0
+"""How long the database and Redis each have to answer a readiness check."""
+FRESH_SECONDS = 1.0
+"""How long a readiness finding answers the probes that come after it."""
+OK = "ok"
+
+
+class Readiness:
+    """The readiness checks of one process, made once for every probe that asks meanwhile."""
+
+    def __init__(self, service: Service) -> None:
+        self.service = service
+        self._finding: tuple[float, dict[str, str]] | None = None
+        self._checking: asyncio.Task[dict[str, str]] | None = None
+        self._failing: dict[str, str] = {}
+
+    async def checks(self) -> dict[str, str]:
+        """Each check's finding: ``"ok"``, or what is wrong. A probe that goes away does not stop the check
+        that the others wait for."""
+        now = self.service.lease_clock.monotonic()
+        if self._finding is not None and now - self._finding[0] < FRESH_SECONDS:
+            return self._finding[1]
+        if self._checking is None or self._checking.done():
+            self._checking = asyncio.create_task(self._check())
+        return await asyncio.shield(self._checking)
+
+    async def _check(self) -> dict[str, str]:
+        service = self.service
+        found: dict[str, str] = {}
+        causes: dict[str, str] = {}
+        found["service"] = "stopping" if service.stopping else OK if service.started else "starting"
+        found["database"], causes["database"] = await _within(self._database(), "the database")
+        if service.hub.redis_url is None:
+            pass
+        elif service.hub.listening:
+            found["redis"], causes["redis"] = await _within(service.hub.ping(), "Redis")
+        else:
+            found["redis"] = "not subscribed to the deployment's channels (reconnecting)"
+        if service.settings.run_tables:
+            found["leases"] = self._leases()
+        self._log(found, causes)
+        self._finding = (service.lease_clock.monotonic(), found)
+        return found
+
+    async def _database(self) -> None:
+        async with self.service.reader() as session:
+            await session.execute(text("SELECT 1"))
+
+    def _leases(self) -> str:
+        service = self.service
+        lease = service.settings.lease_seconds
+        if service.leased_at is None:
+            return "no lease round has committed yet"
+        since = service.lease_clock.monotonic() - service.leased_at
+        if since > lease:
+            return f"not renewed for {since:.1f} s (a lease lasts {lease:g} s: the others take its tables)"
+        return OK
+
+    def _log(self, found: dict[str, str], causes: dict[str, str]) -> None:
+        for name, finding in found.items():
+            was = self._failing.get(name)
+            if finding != OK and was is None:
+                cause = causes.get(name)
+                log.warning("not ready: %s: %s%s", name, finding, f": {cause}" if cause else "")
+                self._failing[name] = finding
+            elif finding == OK and was is not None:
+                log.warning("ready again: %s (was: %s)", name, was)
+                del self._failing[name]
+
+
+async def _within(check: Awaitable[None], what: str) -> tuple[str, str]:
+    """``"ok"`` when ``check`` ends within :data:`CHECK_SECONDS`, else what happened, and the error's own
+    text for the log (the answer names only the error's kind: it is open, and a driver's message may name
+    hosts and users)."""
+    try:
+        await asyncio.wait_for(check, CHECK_SECONDS)
+    except TimeoutError:
+        return f"{what} did not answer within {CHECK_SECONDS:g} s", ""
+    except Exception as error:
+        return f"{what} failed ({type(error).__name__})", str(error)
+    return OK, ""
+
+
+def health_router(service: Service) -> APIRouter:
+    router = APIRouter(prefix="/api", tags=["operations"])
+    readiness = Readiness(service)
+
+    @router.get("/health")
+    async def health() -> dict[str, Any]:
+        """The process answers: its event loop runs. Nothing else is checked (``/api/ready`` does)."""
+        return {"status": "alive", "version": __version__}
+
+    @router.get("/ready", responses={503: {"description": "Not ready: each check's finding"}})
+    async def ready() -> JSONResponse:
+        """200 when the process can take its share of the load, else 503; each check's finding either way."""
+        checks = await readiness.checks()
+        body: dict[str, Any] = {
+            "ready": all(finding == OK for finding in checks.values()),
+            "checks": checks,
+            "tables": len(service.actors),
+            "version": __version__,
+        }
+        if not body["ready"]:
+            wrong = "; ".join(f"{name}: {finding}" for name, finding in checks.items() if finding != OK)
+            body = {"error": f"not ready: {wrong}", **body}
+        return JSONResponse(body, status_code=200 if body["ready"] else 503)
+
+    return router
