@@ -266,6 +266,9 @@ def _check_limits(port: int, max_body_bytes: int, body_seconds: float, header_se
         fail("--max-body-bytes is at least 1024; --body-seconds and --header-seconds are from 0 to 3600")
 
 
+MIN_METRICS_TOKEN = 16
+
+
 def _check_redis(redis_key: str | None, redis_prefix: str) -> None:
     """``serve --redis``: the signing key and the channels' prefix, or the command fails saying why."""
     from croupier.server.hub import check_key, check_prefix
@@ -310,6 +313,14 @@ def serve(
     redis_prefix: Annotated[
         str, typer.Option(help="With --redis: the prefix of its channels (one per deployment sharing a Redis).")
     ] = "croupier",
+    metrics_token: Annotated[
+        str | None,
+        typer.Option(
+            envvar="CROUPIER_METRICS_TOKEN",
+            help="The bearer token (16+ characters) that GET /api/metrics asks for; without it the route is off. "
+            "Prefer the environment variable.",
+        ),
+    ] = None,
     demo: Annotated[
         bool | None,
         typer.Option(
@@ -341,11 +352,14 @@ def serve(
     _check_limits(port, max_body_bytes, body_seconds, header_seconds)
     if redis is not None:
         _check_redis(redis_key, redis_prefix)
+    if metrics_token is not None and len(metrics_token) < MIN_METRICS_TOKEN:
+        fail(f"--metrics-token: at least {MIN_METRICS_TOKEN} characters (it guards the server's figures)")
     settings = Settings(
         database=url,
         redis=redis,
         redis_key=redis_key,
         redis_prefix=redis_prefix,
+        metrics_token=metrics_token,
         demo=_demo_wanted(demo, host),
         betting_seconds=betting_seconds,
         decision_seconds=decision_seconds,

@@ -25,6 +25,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "argon2",
         "asyncpg",
         "fastapi",
+        "prometheus_client",
         "redis",
         "sqlalchemy",
         "starlette",

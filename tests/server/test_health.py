@@ -6,15 +6,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
+from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy.exc import OperationalError
 
 from croupier.server import routes_health
+from croupier.server.app import Settings, create_app
+from croupier.server.clock import ManualClock
 from croupier.server.routes_health import Readiness
 from tests.server.conftest import Server, statements
 from tests.server.test_processes import process, shared  # noqa: F401 (the fixture)
@@ -189,3 +194,102 @@ def test_redis_away_is_not_ready_and_back_is_ready(shared: tuple[str, str], prox
         assert client.get("/api/ready").json()["checks"]["redis"] == "ok"
     finally:
         client.__exit__(None, None, None)
+
+
+# metrics ------------------------------------------------------------------------------------------
+
+TOKEN = "a deployment's metrics token"
+
+
+@pytest.fixture
+def metered(tmp_path: Any) -> Iterator[Server]:
+    clock = ManualClock()
+    settings = Settings(
+        database=f"sqlite:///{tmp_path / 'croupier.db'}",
+        betting_seconds=10,
+        decision_seconds=10,
+        seed="tests",
+        stagger=False,
+        metrics_token=TOKEN,
+    )
+    app = create_app(settings, clock=clock)
+    with TestClient(app) as client:
+        server = Server(client, clock, app.state.service)
+        server.quiet()
+        yield server
+
+
+def scrape(server: Server) -> dict[str, float]:
+    """Each sample of ``GET /api/metrics`` by its name and labels, as Prometheus reads it."""
+    answer = server.client.get("/api/metrics", headers={"Authorization": f"Bearer {TOKEN}"})
+    assert answer.status_code == 200, answer.text
+    assert answer.headers["content-type"].startswith("text/plain; version=0.0.4")
+    return {
+        sample.name + json.dumps(sample.labels, sort_keys=True): sample.value
+        for family in text_string_to_metric_families(answer.text)
+        for sample in family.samples
+    }
+
+
+def sample(name: str, **labels: str) -> str:
+    return name + json.dumps(labels, sort_keys=True)
+
+
+def test_metrics_are_off_without_a_token(sqlite_server: Server) -> None:
+    answer = sqlite_server.client.get("/api/metrics", headers={"Authorization": "Bearer anything at all"})
+    assert answer.status_code == 404
+    assert "CROUPIER_METRICS_TOKEN" in answer.json()["error"]
+
+
+@pytest.mark.parametrize("authorization", [None, "Bearer not the token", f"Basic {TOKEN}", TOKEN, "Bearer "])
+def test_metrics_need_the_token(metered: Server, authorization: str | None) -> None:
+    headers = {} if authorization is None else {"Authorization": authorization}
+    answer = metered.client.get("/api/metrics", headers=headers)
+    assert answer.status_code == 401
+    assert "metrics token" in answer.json()["error"]
+    assert "croupier_" not in answer.text
+
+
+def test_metrics_count_the_answers_tables_sockets_and_windows(metered: Server) -> None:
+    tables = len(metered.service.actors)
+    before = scrape(metered)
+    assert before[sample("croupier_tables", phase="betting")] == tables
+    assert before[sample("croupier_websockets_open")] == 0
+    assert before[sample("croupier_hub_unsent_total")] == 0
+    assert sample("croupier_database_connections_in_use") in before
+    ana = metered.login("ana")
+    assert metered.bet(ana, 1, "1", "10").status_code == 200
+    assert metered.client.get("/api/tables/999999").status_code == 404
+    assert metered.client.get("/api/no/such/path").status_code == 404
+    with metered.client.websocket_connect("/ws/tables/1") as socket:
+        assert socket.receive_json()["type"] == "snapshot"
+        assert scrape(metered)[sample("croupier_websockets_open")] == 1
+    metered.advance(10)  # every table's betting window closes
+    after = scrape(metered)
+    bets = dict(route="/api/tables/{table_id}/bets", method="POST", status="200")
+    assert after[sample("croupier_http_answer_seconds_count", **bets)] == 1
+    assert after[sample("croupier_http_answer_seconds_bucket", **bets, le="+Inf")] == 1
+    assert after[sample("croupier_http_answer_seconds_count", route="/api/login", method="POST", status="200")] == 1
+    view = dict(route="/api/tables/{table_id}", method="GET", status="404")
+    assert after[sample("croupier_http_answer_seconds_count", **view)] == 1  # the template, not the path
+    assert after[sample("croupier_http_answer_seconds_count", route="other", method="GET", status="404")] == 1
+    assert not any("999999" in key or "no/such" in key for key in after)
+    assert after[sample("croupier_websockets_open")] == 0
+    closed = after[sample("croupier_betting_window_late_seconds_count")]
+    assert closed >= 1  # table 1's window, with a bet: it closed on time, by the table's clock
+    assert after[sample("croupier_betting_window_late_seconds_sum")] == 0
+    text = metered.client.get("/api/metrics", headers={"Authorization": f"Bearer {TOKEN}"}).text
+    assert "ana" not in text  # no account, no amount
+
+
+def test_serve_refuses_a_short_metrics_token(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from croupier import cli
+
+    monkeypatch.setattr(uvicorn, "run", lambda *_args, **_kwargs: None)
+    args = ["serve", "--database", f"sqlite:///{tmp_path}/c.db"]
+    short = CliRunner().invoke(cli.app, args, env={"CROUPIER_METRICS_TOKEN": "short"})
+    assert short.exit_code != 0 and "--metrics-token: at least 16 characters" in short.output
+    assert "Traceback" not in short.output

@@ -121,6 +121,7 @@ class TableActor:
         self.phase = "starting"
         self.deadline: float | None = None
         self.deadline_at: str | None = None
+        self.window_late: Callable[[float], None] = lambda _seconds: None  # how late a window closed (metrics)
         self.round: GameRound | None = None
         self.round_id: int | None = None
         self.round_number = 0
@@ -329,6 +330,8 @@ class TableActor:
         self.first_window_extra = 0.0
         await self.publish({"type": "betting_open", "closes_at": self.deadline_at, "round": self.round_number + 1})
         await self.serve_until(lambda: self.deadline is not None and self.clock.monotonic() >= self.deadline)
+        if self.deadline is not None:
+            self.window_late(max(0.0, self.clock.monotonic() - self.deadline))
         round_: GameRound = self.round
         if not round_.has_bets:
             round_.void("no bets")

@@ -134,7 +134,11 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         redoc_url=None,
     )
     app.state.service = service
-    app.guard = {"max_body_bytes": service.settings.max_body_bytes, "body_seconds": service.settings.body_seconds}
+    app.guard = {
+        "max_body_bytes": service.settings.max_body_bytes,
+        "body_seconds": service.settings.body_seconds,
+        "metrics": service.metrics,
+    }
     install_handlers(app)
     for router in (
         accounts_router,  # open, sign in and out, password, disable (supervisor), /api/me

@@ -26,12 +26,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from croupier.server.db import answered
+
+if TYPE_CHECKING:
+    from croupier.server.metrics import Metrics
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
@@ -76,10 +79,13 @@ class BodyRefused(HTTPException):
 class RequestGuard:
     """The ASGI middleware; see the module's docstring."""
 
-    def __init__(self, app: ASGIApp, *, max_body_bytes: int, body_seconds: float) -> None:
+    def __init__(
+        self, app: ASGIApp, *, max_body_bytes: int, body_seconds: float, metrics: Metrics | None = None
+    ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
         self.body_seconds = body_seconds
+        self.metrics = metrics
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -97,7 +103,10 @@ class RequestGuard:
                 names = {name.lower() for name, _ in message.get("headers", [])}
                 # how long the server took, from the request's first byte of the app to its answer (W3C
                 # Server-Timing): what a load test tells apart from its own clients' delays
-                took = f"app;dur={(loop.time() - began) * 1000:.1f}".encode()
+                seconds = loop.time() - began
+                took = f"app;dur={seconds * 1000:.1f}".encode()
+                if self.metrics is not None:
+                    self.metrics.answered(scope, int(message["status"]), seconds)
                 headers = [*message.get("headers", []), *(h for h in extra if h[0] not in names)]
                 message["headers"] = [*headers, (b"server-timing", took)]
             await send(message)

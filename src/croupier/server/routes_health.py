@@ -1,6 +1,6 @@
 """Whether a process is alive and whether it is ready for its share of the load, for the operator's load
-balancer and monitoring: open (no account: a probe holds no token), cheap, and never a way to load the
-database.
+balancer, and its figures for monitoring. The probes are open (no account: a probe holds no token), cheap,
+and never a way to load the database.
 
 * ``GET /api/health``: the process answers (its event loop runs). No database, no Redis: a process whose
   database is away is alive, and restarting it would not bring the database back.
@@ -12,19 +12,24 @@ database.
   over), ``service`` (started, not stopping). One check runs at a time however many probes ask, and its
   finding answers every probe for :data:`FRESH_SECONDS`: a flood of probes makes at most one database
   statement a second. What failed is logged once when it begins and once when it ends (not at every probe).
+* ``GET /api/metrics``: the process's figures for monitoring (croupier.server.metrics), for the
+  deployment's metrics token only.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+import secrets
+from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import APIRouter
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, Header
+from fastapi.responses import JSONResponse, Response
 from sqlalchemy import text
 
 from croupier import __version__
+from croupier.server.commands import Refused
+from croupier.server.metrics import CONTENT_TYPE
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -139,5 +144,25 @@ def health_router(service: Service) -> APIRouter:
             wrong = "; ".join(f"{name}: {finding}" for name, finding in checks.items() if finding != OK)
             body = {"error": f"not ready: {wrong}", **body}
         return JSONResponse(body, status_code=200 if body["ready"] else 503)
+
+    @router.get(
+        "/metrics",
+        response_class=Response,
+        responses={
+            200: {"content": {CONTENT_TYPE.split(";")[0]: {}}, "description": "Prometheus's text format"},
+            401: {"description": "Not the metrics token"},
+            404: {"description": "No metrics token is set: the route is off"},
+        },
+    )
+    async def metrics(authorization: Annotated[str | None, Header()] = None) -> Response:
+        """The process's figures in Prometheus's text format (croupier.server.metrics), for the deployment's
+        metrics token (``Authorization: Bearer TOKEN``); off (404) when the process has none."""
+        expected = service.settings.metrics_token
+        if not expected:
+            raise Refused("metrics are off: start the server with CROUPIER_METRICS_TOKEN set", 404)
+        scheme, _, given = (authorization or "").partition(" ")
+        if scheme.lower() != "bearer" or not secrets.compare_digest(given.strip().encode(), expected.encode()):
+            raise Refused("metrics: send the deployment's metrics token (Authorization: Bearer TOKEN)", 401)
+        return Response(service.metrics.text(), media_type=CONTENT_TYPE)
 
     return router

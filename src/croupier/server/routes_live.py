@@ -129,7 +129,11 @@ def live_router(service: "Service") -> APIRouter:
                 await refuse_socket(websocket, 4000 + refused.status, str(refused))
                 return
             await websocket.accept()
-            await _stream(service, websocket, table_id, identity, token, subscription, snapshot, batch)
+            service.metrics.sockets.inc()
+            try:
+                await _stream(service, websocket, table_id, identity, token, subscription, snapshot, batch)
+            finally:
+                service.metrics.sockets.dec()
         finally:
             subscription.close()
 

@@ -27,6 +27,7 @@ from croupier.server.fence import fenced_sessions
 from croupier.server.hub import Hub, RemoteError, Subscription
 from croupier.server.identities import CHANNEL as IDENTITY_CHANNEL
 from croupier.server.identities import Identities
+from croupier.server.metrics import Metrics
 from croupier.server.models import GameTable
 
 log = logging.getLogger("croupier.server")
@@ -69,6 +70,9 @@ class Settings:
     """``croupier serve``: how long a request's headers may take to arrive before the connection closes."""
     max_header_bytes: int = 16 * 1024
     """``croupier serve``: the most bytes of request headers taken before the connection closes."""
+    metrics_token: str | None = None
+    """The bearer token that ``GET /api/metrics`` asks for (croupier.server.metrics); without one the route
+    is off (404)."""
 
 
 @dataclass
@@ -95,6 +99,8 @@ class Service:
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
     _leasing: asyncio.Lock = field(default_factory=asyncio.Lock)
     identities: Identities = field(init=False)
+    metrics: Metrics = field(init=False)
+    """The process's figures for monitoring (croupier.server.metrics)."""
     """Who the tokens used in the last few seconds sign in (croupier.server.identities)."""
     _forgetting: asyncio.Task[None] | None = None
     _known_tables: set[int] = field(default_factory=set)
@@ -108,6 +114,7 @@ class Service:
 
     def __post_init__(self) -> None:
         self.identities = Identities(self.clock)
+        self.metrics = Metrics(self)
 
     def session(self) -> AsyncSession:
         """A session for work that writes."""
@@ -378,6 +385,7 @@ class Service:
         # every write of the actor carries the lease's epoch: refused once another process took the table
         writes = fenced_sessions(self.engine, row.id, row.epoch)
         actor = TableActor(row, writes, self.hub, self.clock, seeds, self.table_readers)
+        actor.window_late = self.metrics.windows_late.observe
         if stagger:
             actor.first_window_extra = secrets.randbelow(1000) / 1000 * row.betting_seconds
         self.actors[row.id] = actor
