@@ -812,7 +812,29 @@ def leave(directory: Path, url: str, *, keep: bool) -> None:
         shutil.rmtree(directory, ignore_errors=True)
 
 
+LOOP_STEPS = 2_000_000
+
+
+def machine_now() -> str:
+    """The machine's speed and load as the run begins (nothing of the run started yet): the time of one step
+    of a plain Python loop, best of three, and the load average. The machine is a shared virtual one whose
+    speed changes within a day (the same loop took from 34 to 150 ns a step here on 2026-12-07), so that the figures
+    of two runs compare only where these are alike."""
+
+    def loop() -> float:
+        began = time.perf_counter()
+        total = 0
+        for step in range(LOOP_STEPS):
+            total += step
+        return time.perf_counter() - began
+
+    best = min(loop() for _ in range(3))
+    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    return f"machine at the start: {best / LOOP_STEPS * 1e9:.0f} ns a Python loop step (best of 3); load {load}"
+
+
 def run(args: argparse.Namespace, url: str, kind: str, directory: Path, servers: list[ServerProcess]) -> None:
+    print(machine_now())
     seconds = (float(args.betting_seconds), float(args.decision_seconds))
     first = ServerProcess(directory / "croupier.db", free_port(), directory / "setup.log", *seconds, url=url)
     servers.append(first)

@@ -94,3 +94,11 @@ def test_a_runs_folder_is_removed_unless_kept(tmp_path: Path, capsys: pytest.Cap
         leave(folder, f"sqlite:///{folder / 'croupier.db'}", keep=keep)
         assert folder.exists() is keep
     assert f"kept in {tmp_path / 'run-True'}" in capsys.readouterr().out
+
+
+def test_each_run_says_how_fast_and_how_loaded_the_machine_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(load, "LOOP_STEPS", 1000)
+    monkeypatch.setattr(load.os, "getloadavg", lambda: (1.5, 0.25, 2.0))
+    said = load.machine_now()
+    assert said.startswith("machine at the start: ") and said.endswith("; load 1.50, 0.25, 2.00")
+    assert int(said.split(": ")[1].split(" ns")[0]) > 0
