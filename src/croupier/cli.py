@@ -352,8 +352,15 @@ def serve(
     _check_limits(port, max_body_bytes, body_seconds, header_seconds)
     if redis is not None:
         _check_redis(redis_key, redis_prefix)
-    if metrics_token is not None and len(metrics_token) < MIN_METRICS_TOKEN:
-        fail(f"--metrics-token: at least {MIN_METRICS_TOKEN} characters (it guards the server's figures)")
+    if metrics_token is not None and (
+        len(metrics_token) < MIN_METRICS_TOKEN
+        or not (metrics_token.isascii() and metrics_token.isprintable())
+        or metrics_token != metrics_token.strip()
+    ):
+        fail(
+            f"--metrics-token: at least {MIN_METRICS_TOKEN} printable ASCII characters, no space at either end "
+            "(it guards the server's figures, sent in an Authorization header)"
+        )
     settings = Settings(
         database=url,
         redis=redis,

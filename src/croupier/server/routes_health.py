@@ -8,10 +8,15 @@ and never a way to load the database.
   finding. The checks: ``database`` (one ``SELECT 1`` through the requests' reading pool, within
   :data:`CHECK_SECONDS`), ``redis`` (only with Redis: the listener subscribed to the deployment's channels,
   and a ``PING`` answered within :data:`CHECK_SECONDS`), ``leases`` (only for a process that runs tables:
-  its last lease round committed less than a lease ago; after that the other processes take its tables
-  over), ``service`` (started, not stopping). One check runs at a time however many probes ask, and its
-  finding answers every probe for :data:`FRESH_SECONDS`: a flood of probes makes at most one database
-  statement a second. What failed is logged once when it begins and once when it ends (not at every probe).
+  its last lease round that committed began less than two thirds of a lease ago (:data:`LEASE_LATE`),
+  before its leases lapse and the other processes take its tables over), ``service`` (started, not
+  stopping). One check runs at a time however many probes ask (a probe waits for it at most
+  :data:`ANSWER_SECONDS`), and its finding answers every probe for :data:`FRESH_SECONDS`: a flood of probes
+  makes at most one database statement a second. What failed is logged once when it begins and once when
+  it ends (not at every probe). On PostgreSQL the ``SELECT 1`` waits for a connection of the requests'
+  pool like any request: a process whose 20 connections are all lent for 2 s is reported not ready (under
+  the 1,000-player benchmark none was); a load balancer's threshold of a few failed probes in a row tells
+  a saturated moment from a process that is down.
 * ``GET /api/metrics``: the process's figures for monitoring (croupier.server.metrics), for the
   deployment's metrics token only.
 """
@@ -39,10 +44,24 @@ if TYPE_CHECKING:
 log = logging.getLogger("croupier.server")
 
 CHECK_SECONDS = 2.0
-"""How long the database and Redis each have to answer a readiness check."""
+"""How long the database and Redis (checked at the same time) have to answer a readiness check."""
+ANSWER_SECONDS = CHECK_SECONDS + 0.5
+"""The most a probe waits for the check: a check that has not ended by then (a connection that hangs even
+as it is given up) is a 503 that says so, and the next probes wait for the same check."""
+LEASE_LATE = 2 / 3
+"""The part of a lease after which leases not renewed make a process unready: they are renewed every third
+of a lease, so two renewals have been missed, before the lease lapses and the other processes take over."""
 FRESH_SECONDS = 1.0
 """How long a readiness finding answers the probes that come after it."""
 OK = "ok"
+
+
+class NotTheToken(Refused):
+    """A scrape without the metrics token: a 401 that names the scheme (``WWW-Authenticate: Bearer``)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message, status)
+        self.headers = {"WWW-Authenticate": "Bearer"}
 
 
 class Readiness:
@@ -62,22 +81,32 @@ class Readiness:
             return self._finding[1]
         if self._checking is None or self._checking.done():
             self._checking = asyncio.create_task(self._check())
-        return await asyncio.shield(self._checking)
+        try:
+            return await asyncio.wait_for(asyncio.shield(self._checking), ANSWER_SECONDS)
+        except TimeoutError:
+            return {"checks": f"not ended within {ANSWER_SECONDS:g} s (a connection that does not let go)"}
 
     async def _check(self) -> dict[str, str]:
         service = self.service
         found: dict[str, str] = {}
         causes: dict[str, str] = {}
-        found["service"] = "stopping" if service.stopping else OK if service.started else "starting"
-        found["database"], causes["database"] = await _within(self._database(), "the database")
-        if service.hub.redis_url is None:
-            pass
-        elif service.hub.listening:
-            found["redis"], causes["redis"] = await _within(service.hub.ping(), "Redis")
-        else:
-            found["redis"] = "not subscribed to the deployment's channels (reconnecting)"
-        if service.settings.run_tables:
-            found["leases"] = self._leases()
+        try:
+            found["service"] = "stopping" if service.stopping else OK if service.started else "starting"
+            database = _within(self._database(), "the database")
+            if service.hub.redis_url is None:
+                found["database"], causes["database"] = await database
+            elif service.hub.listening:
+                (found["database"], causes["database"]), (found["redis"], causes["redis"]) = await asyncio.gather(
+                    database, _within(service.hub.ping(), "Redis")
+                )
+            else:
+                found["database"], causes["database"] = await database
+                found["redis"] = "not subscribed to the deployment's channels (reconnecting)"
+            if service.settings.run_tables:
+                found["leases"] = self._leases()
+        except Exception as error:  # never a probe's 500: the fault is the finding
+            found["checks"] = f"the checks failed ({type(error).__name__})"
+            causes["checks"] = str(error)
         self._log(found, causes)
         self._finding = (service.lease_clock.monotonic(), found)
         return found
@@ -92,8 +121,8 @@ class Readiness:
         if service.leased_at is None:
             return "no lease round has committed yet"
         since = service.lease_clock.monotonic() - service.leased_at
-        if since > lease:
-            return f"not renewed for {since:.1f} s (a lease lasts {lease:g} s: the others take its tables)"
+        if since > lease * LEASE_LATE:
+            return f"not renewed for {since:.1f} s (a lease lasts {lease:g} s: then the others take its tables)"
         return OK
 
     def _log(self, found: dict[str, str], causes: dict[str, str]) -> None:
@@ -112,10 +141,14 @@ async def _within(check: Awaitable[None], what: str) -> tuple[str, str]:
     """``"ok"`` when ``check`` ends within :data:`CHECK_SECONDS`, else what happened, and the error's own
     text for the log (the answer names only the error's kind: it is open, and a driver's message may name
     hosts and users)."""
+    bound = asyncio.timeout(CHECK_SECONDS)
     try:
-        await asyncio.wait_for(check, CHECK_SECONDS)
-    except TimeoutError:
-        return f"{what} did not answer within {CHECK_SECONDS:g} s", ""
+        async with bound:
+            await check
+    except TimeoutError as error:
+        if bound.expired():
+            return f"{what} did not answer within {CHECK_SECONDS:g} s", ""
+        return f"{what} failed ({type(error).__name__})", str(error) or "a timeout of its own"
     except Exception as error:
         return f"{what} failed ({type(error).__name__})", str(error)
     return OK, ""
@@ -162,7 +195,7 @@ def health_router(service: Service) -> APIRouter:
             raise Refused("metrics are off: start the server with CROUPIER_METRICS_TOKEN set", 404)
         scheme, _, given = (authorization or "").partition(" ")
         if scheme.lower() != "bearer" or not secrets.compare_digest(given.strip().encode(), expected.encode()):
-            raise Refused("metrics: send the deployment's metrics token (Authorization: Bearer TOKEN)", 401)
+            raise NotTheToken("metrics: send the deployment's metrics token (Authorization: Bearer TOKEN)", 401)
         return Response(service.metrics.text(), media_type=CONTENT_TYPE)
 
     return router

@@ -99,9 +99,9 @@ class Service:
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
     _leasing: asyncio.Lock = field(default_factory=asyncio.Lock)
     identities: Identities = field(init=False)
+    """Who the tokens used in the last few seconds sign in (croupier.server.identities)."""
     metrics: Metrics = field(init=False)
     """The process's figures for monitoring (croupier.server.metrics)."""
-    """Who the tokens used in the last few seconds sign in (croupier.server.identities)."""
     _forgetting: asyncio.Task[None] | None = None
     _known_tables: set[int] = field(default_factory=set)
     """Tables found to exist (:meth:`_known_table`)."""
@@ -110,7 +110,8 @@ class Service:
     stopping: bool = False
     """:meth:`stop` has begun: the process is going away (its readiness says so)."""
     leased_at: float | None = None
-    """When the last lease round committed (``lease_clock.monotonic()``); None before the first."""
+    """When the last lease round that committed began (``lease_clock.monotonic()``, read with the time its
+    leases count from); None before the first."""
 
     def __post_init__(self) -> None:
         self.identities = Identities(self.clock)
@@ -206,10 +207,9 @@ class Service:
     async def lease_round(self) -> None:
         async with self._leasing:  # one at a time: the loop's, and any other caller's
             await self._lease_round_now()
-            self.leased_at = self.lease_clock.monotonic()
 
     async def _lease_round_now(self) -> None:
-        now = self.lease_clock.now()
+        now, began = self.lease_clock.now(), self.lease_clock.monotonic()
         until = now + timedelta(seconds=self.settings.lease_seconds)
         up = await self.hub.processes_up(self.settings.lease_seconds)
         won: list[GameTable] = []
@@ -240,6 +240,7 @@ class Service:
                     row = await session.get(GameTable, table_id)
                     assert row is not None
                     won.append(row)
+        self.leased_at = began  # committed: the leases renewed hold until a lease after ``began``
         for actor in ended:
             await actor.stop()  # the commands left on its queue are refused (503)
         for table_id in lost:
