@@ -267,6 +267,7 @@ def _check_limits(port: int, max_body_bytes: int, body_seconds: float, header_se
 
 
 MIN_METRICS_TOKEN = 16
+MAX_DRAIN_SECONDS = 300
 
 
 def _check_redis(redis_key: str | None, redis_prefix: str) -> None:
@@ -336,6 +337,13 @@ def serve(
     header_seconds: Annotated[
         float, typer.Option(help="Seconds a request's headers may take to arrive; then the connection closes.")
     ] = 10.0,
+    drain_seconds: Annotated[
+        float,
+        typer.Option(
+            help="At SIGTERM, answer GET /api/ready with 503 and go on serving this long before stopping, so that "
+            "a load balancer moves the traffic first (a second signal stops at once). 0: stop at once.",
+        ),
+    ] = 0.0,
 ) -> None:
     """Run the live table server: REST and WebSockets, tables, wallets, history (docs/protocol.md)."""
     require("server")  # every module of the extra, before the server starts (some load only when used)
@@ -343,13 +351,15 @@ def serve(
 
     from croupier.server.app import Settings, create_app
     from croupier.server.db import normalise_url
-    from croupier.server.guard import uvicorn_options
+    from croupier.server.guard import draining_server, uvicorn_options
 
     try:
         url = normalise_url(database)
     except CroupierError as error:
         fail(str(error))
     _check_limits(port, max_body_bytes, body_seconds, header_seconds)
+    if not 0 <= drain_seconds <= MAX_DRAIN_SECONDS:
+        fail(f"--drain-seconds: from 0 to {MAX_DRAIN_SECONDS}, not {drain_seconds:g}")
     if redis is not None:
         _check_redis(redis_key, redis_prefix)
     if metrics_token is not None and (
@@ -377,7 +387,9 @@ def serve(
     )
     sys.stderr.write(f"croupier serving on http://{host}:{port} (database {database})\n")
     options = uvicorn_options(settings.header_seconds, settings.max_header_bytes)
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", **options)
+    app = create_app(settings)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", **options)
+    draining_server(config, app.state.service, drain_seconds).run()
 
 
 @app.command()

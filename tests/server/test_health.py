@@ -204,7 +204,7 @@ def test_leases_not_renewed_and_a_stopping_process_are_not_ready(sqlite_server: 
     service.stopping = True  # (what Service.stop sets first)
     try:
         stopping = sqlite_server.client.get("/api/ready")
-        assert stopping.status_code == 503 and stopping.json()["checks"]["service"] == "stopping"
+        assert stopping.status_code == 503 and stopping.json()["checks"] == {"service": "stopping"}
     finally:
         service.stopping = False
 
@@ -354,7 +354,7 @@ def test_serve_refuses_a_short_metrics_token(monkeypatch: pytest.MonkeyPatch, tm
 
     from croupier import cli
 
-    monkeypatch.setattr(uvicorn, "run", lambda *_args, **_kwargs: None)
+    monkeypatch.setattr(uvicorn.Server, "run", lambda *_args, **_kwargs: None)
     args = ["serve", "--database", f"sqlite:///{tmp_path}/c.db"]
     for token in ("short", "a token with a space at its end ", "ein Schlüssel für die Metriken"):
         refused = CliRunner().invoke(cli.app, args, env={"CROUPIER_METRICS_TOKEN": token})
@@ -362,3 +362,56 @@ def test_serve_refuses_a_short_metrics_token(monkeypatch: pytest.MonkeyPatch, tm
         assert "Traceback" not in refused.output
     taken = CliRunner().invoke(cli.app, args, env={"CROUPIER_METRICS_TOKEN": TOKEN})
     assert taken.exit_code == 0, taken.output
+
+
+# draining at a signal -----------------------------------------------------------------------------
+
+
+def test_a_signal_makes_the_process_unready_and_it_serves_on_for_the_drain(
+    sqlite_server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import signal
+
+    import uvicorn
+
+    from croupier.server.guard import draining_server
+
+    monkeypatch.setattr(routes_health, "FRESH_SECONDS", 3600.0)
+    assert sqlite_server.client.get("/api/ready").status_code == 200  # a finding kept: not for a stopping process
+    service = sqlite_server.service
+    server = draining_server(uvicorn.Config(app=None), service, 0.5)
+    server.handle_exit(signal.SIGTERM, None)
+    assert service.stopping and not server.should_exit  # it serves on, and says it is going
+    going = sqlite_server.client.get("/api/ready")
+    assert going.status_code == 503 and going.json()["checks"] == {"service": "stopping"}
+    assert sqlite_server.client.get("/api/tables").status_code == 200  # every request as before
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not server.should_exit:
+        time.sleep(0.02)
+    assert server.should_exit  # then uvicorn's own shutdown
+    service.stopping = False
+
+    again = draining_server(uvicorn.Config(app=None), service, 60)
+    again.handle_exit(signal.SIGTERM, None)
+    assert not again.should_exit
+    again.handle_exit(signal.SIGTERM, None)  # a second signal: at once
+    assert again.should_exit
+    service.stopping = False
+
+    at_once = draining_server(uvicorn.Config(app=None), service, 0)
+    at_once.handle_exit(signal.SIGTERM, None)
+    assert at_once.should_exit  # no drain: as uvicorn alone
+
+
+def test_serve_refuses_a_drain_out_of_bounds(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from croupier import cli
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda *_args, **_kwargs: None)
+    args = ["serve", "--database", f"sqlite:///{tmp_path}/c.db", "--drain-seconds"]
+    for seconds in ("-1", "301"):
+        refused = CliRunner().invoke(cli.app, [*args, seconds])
+        assert refused.exit_code != 0 and "--drain-seconds: from 0 to 300" in refused.output
+    assert CliRunner().invoke(cli.app, [*args, "15"]).exit_code == 0

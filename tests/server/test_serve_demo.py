@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from dataclasses import replace
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -21,6 +22,11 @@ from croupier.server import app as server_app
 def _unfrozen() -> Iterator[None]:
     yield
     gc.unfreeze()  # an application started with ``settle_heap`` froze the test process's heap: given back
+
+
+def an_app() -> Any:
+    """What ``serve`` needs of an application it does not run: its service, to mark stopping."""
+    return SimpleNamespace(state=SimpleNamespace(service=SimpleNamespace(stopping=False)))
 
 
 @pytest.mark.parametrize(
@@ -54,8 +60,8 @@ def test_the_demo_accounts_only_where_nobody_else_reaches_them(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Any, args: list[str], demo: bool, warned: bool
 ) -> None:
     made: list[Any] = []
-    monkeypatch.setattr(server_app, "create_app", lambda settings: made.append(settings) or object())
-    monkeypatch.setattr(uvicorn, "run", lambda *_args, **_kwargs: None)
+    monkeypatch.setattr(server_app, "create_app", lambda settings: made.append(settings) or an_app())
+    monkeypatch.setattr(uvicorn.Server, "run", lambda *_args, **_kwargs: None)
     outcome = CliRunner().invoke(cli.app, ["serve", "--database", f"sqlite:///{tmp_path}/c.db", *args])
     assert outcome.exit_code == 0, outcome.output
     assert made and made[0].demo is demo
@@ -68,8 +74,8 @@ def test_serve_leaves_what_it_made_at_start_out_of_the_full_collections(
     """A full collection walks every object the collector tracks, the event loop stopped meanwhile; what
     ``serve`` made by the end of its start (the modules, the application, its tables) is frozen out of it."""
     create, made = server_app.create_app, []
-    monkeypatch.setattr(server_app, "create_app", lambda settings: made.append(settings) or object())
-    monkeypatch.setattr(uvicorn, "run", lambda *_args, **_kwargs: None)
+    monkeypatch.setattr(server_app, "create_app", lambda settings: made.append(settings) or an_app())
+    monkeypatch.setattr(uvicorn.Server, "run", lambda *_args, **_kwargs: None)
     outcome = CliRunner().invoke(cli.app, ["serve", "--database", f"sqlite:///{tmp_path}/c.db"])
     assert outcome.exit_code == 0, outcome.output
     settings = made[0]

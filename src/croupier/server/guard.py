@@ -26,7 +26,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from typing import TYPE_CHECKING, Any
+import logging
+import threading
+from types import FrameType
+from typing import TYPE_CHECKING, Any, Protocol
 
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -35,6 +38,8 @@ from croupier.server.db import answered
 
 if TYPE_CHECKING:
     from croupier.server.metrics import Metrics
+
+log = logging.getLogger("croupier.server")
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
@@ -282,3 +287,32 @@ def uvicorn_options(header_seconds: float, max_header_bytes: int) -> dict[str, A
         "h11_max_incomplete_event_size": max_header_bytes,
         "ws_per_message_deflate": False,
     }
+
+
+class Stoppable(Protocol):
+    stopping: bool
+
+
+def draining_server(config: Any, service: Stoppable, seconds: float) -> Any:
+    """uvicorn's server for ``config``, whose first SIGTERM (or Ctrl-C) marks ``service`` as stopping, so
+    that its readiness answers 503 (routes_health), and goes on serving ``seconds`` more, every request
+    and socket as before, while the load balancer sees it and sends its traffic elsewhere; then it shuts
+    down as uvicorn does (its port closed first, the open requests finished, the application stopped). A
+    second signal meanwhile shuts down at once. ``seconds`` 0: at the first signal, as uvicorn alone."""
+    import uvicorn
+
+    class Draining(uvicorn.Server):
+        draining = False
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            if seconds <= 0 or self.draining:
+                super().handle_exit(sig, frame)
+                return
+            self.draining = True
+            service.stopping = True
+            log.warning("signal %s: not ready from now; stopping in %g s (again to stop at once)", sig, seconds)
+            later = threading.Timer(seconds, uvicorn.Server.handle_exit, (self, sig, frame))
+            later.daemon = True
+            later.start()
+
+    return Draining(config)

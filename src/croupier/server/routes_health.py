@@ -75,7 +75,9 @@ class Readiness:
 
     async def checks(self) -> dict[str, str]:
         """Each check's finding: ``"ok"``, or what is wrong. A probe that goes away does not stop the check
-        that the others wait for."""
+        that the others wait for. A process that has begun to stop says so at once (no finding kept)."""
+        if self.service.stopping:
+            return {"service": "stopping"}
         now = self.service.lease_clock.monotonic()
         if self._finding is not None and now - self._finding[0] < FRESH_SECONDS:
             return self._finding[1]
