@@ -267,7 +267,29 @@ def _check_limits(port: int, max_body_bytes: int, body_seconds: float, header_se
 
 
 MIN_METRICS_TOKEN = 16
+METRICS_TOKEN_HELP = (
+    "The bearer token (16+ printable ASCII characters) that GET /api/metrics asks for; without it the route is off. "
+    "Prefer the environment variable."
+)
 MAX_DRAIN_SECONDS = 300
+DRAIN_HELP = (
+    "At SIGTERM, answer GET /api/ready with 503 and go on serving this long before stopping, so that a load "
+    "balancer moves the traffic first (a second signal stops at once). 0: stop at once."
+)
+
+
+def _check_operations(drain_seconds: float, metrics_token: str | None) -> None:
+    """``serve``'s drain and metrics token, each refused with its reason."""
+    if not 0 <= drain_seconds <= MAX_DRAIN_SECONDS:
+        fail(f"--drain-seconds: from 0 to {MAX_DRAIN_SECONDS}, not {drain_seconds:g}")
+    token = metrics_token
+    if token is not None and (
+        len(token) < MIN_METRICS_TOKEN or not (token.isascii() and token.isprintable()) or token != token.strip()
+    ):
+        fail(
+            f"--metrics-token: at least {MIN_METRICS_TOKEN} printable ASCII characters, no space at either end "
+            "(it guards the server's figures, sent in an Authorization header)"
+        )
 
 
 def _check_redis(redis_key: str | None, redis_prefix: str) -> None:
@@ -314,14 +336,7 @@ def serve(
     redis_prefix: Annotated[
         str, typer.Option(help="With --redis: the prefix of its channels (one per deployment sharing a Redis).")
     ] = "croupier",
-    metrics_token: Annotated[
-        str | None,
-        typer.Option(
-            envvar="CROUPIER_METRICS_TOKEN",
-            help="The bearer token (16+ characters) that GET /api/metrics asks for; without it the route is off. "
-            "Prefer the environment variable.",
-        ),
-    ] = None,
+    metrics_token: Annotated[str | None, typer.Option(envvar="CROUPIER_METRICS_TOKEN", help=METRICS_TOKEN_HELP)] = None,
     demo: Annotated[
         bool | None,
         typer.Option(
@@ -337,13 +352,7 @@ def serve(
     header_seconds: Annotated[
         float, typer.Option(help="Seconds a request's headers may take to arrive; then the connection closes.")
     ] = 10.0,
-    drain_seconds: Annotated[
-        float,
-        typer.Option(
-            help="At SIGTERM, answer GET /api/ready with 503 and go on serving this long before stopping, so that "
-            "a load balancer moves the traffic first (a second signal stops at once). 0: stop at once.",
-        ),
-    ] = 0.0,
+    drain_seconds: Annotated[float, typer.Option(help=DRAIN_HELP)] = 0.0,
 ) -> None:
     """Run the live table server: REST and WebSockets, tables, wallets, history (docs/protocol.md)."""
     require("server")  # every module of the extra, before the server starts (some load only when used)
@@ -358,19 +367,9 @@ def serve(
     except CroupierError as error:
         fail(str(error))
     _check_limits(port, max_body_bytes, body_seconds, header_seconds)
-    if not 0 <= drain_seconds <= MAX_DRAIN_SECONDS:
-        fail(f"--drain-seconds: from 0 to {MAX_DRAIN_SECONDS}, not {drain_seconds:g}")
+    _check_operations(drain_seconds, metrics_token)
     if redis is not None:
         _check_redis(redis_key, redis_prefix)
-    if metrics_token is not None and (
-        len(metrics_token) < MIN_METRICS_TOKEN
-        or not (metrics_token.isascii() and metrics_token.isprintable())
-        or metrics_token != metrics_token.strip()
-    ):
-        fail(
-            f"--metrics-token: at least {MIN_METRICS_TOKEN} printable ASCII characters, no space at either end "
-            "(it guards the server's figures, sent in an Authorization header)"
-        )
     settings = Settings(
         database=url,
         redis=redis,

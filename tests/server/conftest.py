@@ -162,9 +162,10 @@ class Server:
         raise AssertionError("the round did not end")
 
 
-def make_server(url: str) -> Iterator[Server]:
+def make_server(url: str, **overrides: Any) -> Iterator[Server]:
+    """A server on ``url`` with the tests' settings (``overrides`` changing some), its ledger checked after."""
     clock = ManualClock()
-    settings = Settings(database=url, betting_seconds=10, decision_seconds=10, seed="tests", stagger=False)
+    settings = Settings(database=url, betting_seconds=10, decision_seconds=10, seed="tests", stagger=False, **overrides)
     app = create_app(settings, clock=clock)
     with TestClient(app) as client:
         server = Server(client, clock, app.state.service)

@@ -21,7 +21,7 @@ from croupier.server import routes_health
 from croupier.server.app import Settings, create_app
 from croupier.server.clock import ManualClock
 from croupier.server.routes_health import Readiness
-from tests.server.conftest import Server, statements
+from tests.server.conftest import Server, make_server, statements
 from tests.server.test_processes import process, shared  # noqa: F401 (the fixture)
 from tests.server.test_redis import Proxy, proxy  # noqa: F401 (the fixture)
 
@@ -226,8 +226,6 @@ def test_the_leases_count_from_the_round_that_took_them(sqlite_server: Server) -
 
 
 def test_stop_says_the_process_is_stopping(tmp_path: Any) -> None:
-    from tests.server.conftest import make_server
-
     servers = make_server(f"sqlite:///{tmp_path / 'croupier.db'}")
     server = next(servers)
     assert server.service.started and not server.service.stopping
@@ -268,20 +266,7 @@ TOKEN = "a deployment's metrics token"
 
 @pytest.fixture
 def metered(tmp_path: Any) -> Iterator[Server]:
-    clock = ManualClock()
-    settings = Settings(
-        database=f"sqlite:///{tmp_path / 'croupier.db'}",
-        betting_seconds=10,
-        decision_seconds=10,
-        seed="tests",
-        stagger=False,
-        metrics_token=TOKEN,
-    )
-    app = create_app(settings, clock=clock)
-    with TestClient(app) as client:
-        server = Server(client, clock, app.state.service)
-        server.quiet()
-        yield server
+    yield from make_server(f"sqlite:///{tmp_path / 'croupier.db'}", metrics_token=TOKEN)
 
 
 def scrape(server: Server) -> dict[str, float]:
