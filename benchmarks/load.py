@@ -833,8 +833,28 @@ def machine_now() -> str:
     return f"machine at the start: {best / LOOP_STEPS * 1e9:.0f} ns a Python loop step (best of 3); load {load}"
 
 
+STACK = ("sqlalchemy", "asyncpg", "aiosqlite", "fastapi", "starlette", "uvicorn", "websockets", "redis", "pydantic")
+"""The libraries a server's figures depend on most: a fresh install takes their newest releases."""
+
+
+def stack_now() -> str:
+    """Python's version and the installed versions of :data:`STACK`, for the run's record: the same command
+    on the same machine has given other figures after the dependencies were installed afresh."""
+    from importlib import metadata
+
+    def version(name: str) -> str:
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            return "none"
+
+    python = ".".join(str(part) for part in sys.version_info[:3])
+    return f"stack: Python {python}, " + ", ".join(f"{name} {version(name)}" for name in STACK)
+
+
 def run(args: argparse.Namespace, url: str, kind: str, directory: Path, servers: list[ServerProcess]) -> None:
     print(machine_now())
+    print(stack_now())
     seconds = (float(args.betting_seconds), float(args.decision_seconds))
     first = ServerProcess(directory / "croupier.db", free_port(), directory / "setup.log", *seconds, url=url)
     servers.append(first)

@@ -102,3 +102,12 @@ def test_each_run_says_how_fast_and_how_loaded_the_machine_was(monkeypatch: pyte
     said = load.machine_now()
     assert said.startswith("machine at the start: ") and said.endswith("; load 1.50, 0.25, 2.00")
     assert int(said.split(": ")[1].split(" ns")[0]) > 0
+
+
+def test_each_run_says_which_releases_it_ran_on() -> None:
+    from importlib import metadata
+
+    said = load.stack_now()
+    assert said.startswith("stack: Python 3.")
+    assert f"sqlalchemy {metadata.version('sqlalchemy')}" in said and f"fastapi {metadata.version('fastapi')}" in said
+    assert said.count(",") == len(load.STACK)
