@@ -400,3 +400,22 @@ def test_serve_refuses_a_drain_out_of_bounds(monkeypatch: pytest.MonkeyPatch, tm
         refused = CliRunner().invoke(cli.app, [*args, seconds])
         assert refused.exit_code != 0 and "--drain-seconds: from 0 to 300" in refused.output
     assert CliRunner().invoke(cli.app, [*args, "15"]).exit_code == 0
+
+
+def test_a_fault_in_the_checks_is_a_finding_and_its_end_is_logged(
+    sqlite_server: Server, fresh: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(_self: Readiness) -> str:
+        raise RuntimeError("a fault of the checks' own")
+
+    with caplog.at_level(logging.WARNING, "croupier.server"):
+        with monkeypatch.context() as patched:
+            patched.setattr(Readiness, "_leases", broken)
+            faulty = sqlite_server.client.get("/api/ready")
+        back = sqlite_server.client.get("/api/ready")
+    assert faulty.status_code == 503  # never a 500
+    assert faulty.json()["checks"]["checks"] == "the checks failed (RuntimeError)"
+    assert back.status_code == 200, back.text
+    said = [r.getMessage() for r in caplog.records]
+    assert any("not ready: checks" in m and "a fault of the checks' own" in m for m in said)
+    assert any("ready again: checks" in m for m in said)  # the finding no longer made: its failure is over

@@ -94,16 +94,13 @@ class Readiness:
         causes: dict[str, str] = {}
         try:
             found["service"] = "stopping" if service.stopping else OK if service.started else "starting"
-            database = _within(self._database(), "the database")
-            if service.hub.redis_url is None:
-                found["database"], causes["database"] = await database
-            elif service.hub.listening:
-                (found["database"], causes["database"]), (found["redis"], causes["redis"]) = await asyncio.gather(
-                    database, _within(service.hub.ping(), "Redis")
-                )
-            else:
-                found["database"], causes["database"] = await database
+            asked = {"database": _within(self._database(), "the database")}
+            if service.hub.redis_url is not None and service.hub.listening:
+                asked["redis"] = _within(service.hub.ping(), "Redis")
+            elif service.hub.redis_url is not None:
                 found["redis"] = "not subscribed to the deployment's channels (reconnecting)"
+            for name, (finding, cause) in zip(asked, await asyncio.gather(*asked.values()), strict=True):
+                found[name], causes[name] = finding, cause
             if service.settings.run_tables:
                 found["leases"] = self._leases()
         except Exception as error:  # never a probe's 500: the fault is the finding
@@ -128,8 +125,8 @@ class Readiness:
         return OK
 
     def _log(self, found: dict[str, str], causes: dict[str, str]) -> None:
-        for name, finding in found.items():
-            was = self._failing.get(name)
+        for name in {**found, **self._failing}:  # a failing check no longer made (``checks``) is over too
+            finding, was = found.get(name, OK), self._failing.get(name)
             if finding != OK and was is None:
                 cause = causes.get(name)
                 log.warning("not ready: %s: %s%s", name, finding, f": {cause}" if cause else "")
