@@ -21,7 +21,6 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import update
@@ -31,6 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from croupier.errors import CroupierError
 from croupier.server import (
     betting,
+    decisions,
     drivers,
     faults,
     idempotency,
@@ -39,7 +39,6 @@ from croupier.server import (
     seating,
     settlement,
     shoes,
-    stakes,
 )
 from croupier.server.clock import Clock, Sleeper
 from croupier.server.commands import Command, Refused
@@ -152,6 +151,7 @@ class TableActor:
         self.cutter: str | None = None  # who may cut the shoe now (Art. 2.1)
         self.cut_seed: str | None = None
         self.matching: dict[tuple[str, int], bool] = {}  # (bettor, box) -> matches the decider (Art. 13)
+        self.decided = idempotency.Remembered(decisions.DECISIONS_REMEMBERED)  # keyed decisions' answers
         self.closing = False  # a supervisor closed the table: it finishes the round in play, then stops
         self.lease_lost = False  # another process took the table over (fence.py): this actor has stopped
         self.stopping = False  # stop() was called: the task ends on purpose
@@ -161,7 +161,7 @@ class TableActor:
         self.timer_late_max = 0.0  # seconds, by the table's clock: how late its latest-firing timer fired
         shared = {**seating.COMMANDS, **liveshoe.COMMANDS}
         self._handlers: dict[str, Callable[[Command], Awaitable[dict[str, Any]]]] = {
-            "close": self._close, "act": self._act, "card": self._card, "void": self._void,
+            "close": self._close, "act": functools.partial(decisions.act, self), "card": self._card, "void": self._void,
             "misdeal": self._misdeal, **{kind: functools.partial(handle, self) for kind, handle in shared.items()},
         }  # fmt: skip
         """Each command's procedure, by the command's kind (commands.Command)."""
@@ -536,59 +536,6 @@ class TableActor:
 
     # --------------------------------------------------------------------------------------------
     # commands
-
-    async def _act(self, command: Command) -> dict[str, Any]:
-        replayed = await self.stored_answer(command)
-        if replayed is not None:
-            return replayed
-        who = command.identity
-        if self.phase != "playing" or self.round is None:
-            raise Refused("there is no decision to make now: the round is not in play")
-        round_ = self.round
-        action = dict(command.payload)
-        kind = action.get("type")
-        # Art. 13: the other bettors of a shared box match the decider's double or split by their own
-        # standing choice; one whose balance cannot cover the match does not match. The decider is never
-        # refused for another bettor's money.
-        declined = frozenset(
-            player for (player, box), match in self.matching.items() if box == action.get("box") and not match
-        )
-        declined -= {who.name}
-        for _attempt in range(3):
-            required = round_.stakes_for(who.name, action, declined)
-            money = {player: ledger.to_minor(amount, f"{kind} for {player}") for player, amount in required.items()}
-            if money and command.key is None:
-                raise Refused(f"{kind} puts money on the table: it needs an Idempotency-Key header", 400)
-            matched = round_.others_match(who.name, action)
-            short = await stakes.cannot_cover(self, money, who.name) if matched else set()
-            if short:
-                declined |= short
-                continue
-            try:
-                answer, balances = await stakes.take_stakes(self, command, money, declined, matched=matched)
-            except ledger.InsufficientFunds:
-                short = await stakes.cannot_cover(self, money, who.name)
-                if not short:
-                    raise  # the decider's own money: the decision is refused
-                declined |= short
-                continue
-            break
-        else:
-            raise Refused(f"{kind}: the other bettors' balances kept changing; try again", 409)
-        before = round_.staked()
-        if money:
-            with faults.after_commit(str(action.get("type"))):
-                round_.act(who.name, action, declined)
-        else:
-            round_.act(who.name, action, declined)
-        after_staked = round_.staked()
-        for player, amount in required.items():
-            if after_staked.get(player, Decimal(0)) - before.get(player, Decimal(0)) != amount:
-                log.error("table %s: %s's stake moved otherwise than taken", self.name, player)
-        await self.publish_engine_events()
-        for account_id, cents in balances.items():
-            await self.tell_balance(account_id, cents)
-        return answer
 
     async def _close(self, command: Command) -> dict[str, Any]:
         """A supervisor closed the table (the route checked the role and marked it closing): no new bets;

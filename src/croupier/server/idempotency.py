@@ -99,3 +99,37 @@ async def replayed_all(session: AsyncSession, requests: list[Keyed]) -> list[dic
         else:
             answers.append(dict(record.response))
     return answers
+
+
+class Remembered:
+    """Answers kept in a process's memory under their keys (account, key), at most ``most`` of them, the
+    oldest forgotten first: a table's decisions, which its process answers again from here without a read
+    of the database (``croupier.server.decisions``)."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self._answers: dict[tuple[int, str], tuple[str, dict[str, Any]]] = {}  # in the order kept
+
+    def __len__(self) -> int:
+        return len(self._answers)
+
+    def __contains__(self, account_and_key: object) -> bool:
+        return account_and_key in self._answers
+
+    def recall(self, request: Keyed) -> dict[str, Any] | None:
+        """The answer kept for ``request``'s key, or None; a key kept for a different request is refused."""
+        kept = self._answers.get((request.account_id, request.key))
+        if kept is None:
+            return None
+        digest, answer = kept
+        if digest != request.digest:
+            raise reused(request.key)
+        return dict(answer)
+
+    def keep(self, request: Keyed, answer: dict[str, Any]) -> None:
+        self._answers[(request.account_id, request.key)] = (request.digest, dict(answer))
+        while len(self._answers) > self.most:
+            del self._answers[next(iter(self._answers))]
+
+    def clear(self) -> None:
+        self._answers.clear()
