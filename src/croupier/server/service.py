@@ -213,8 +213,8 @@ class Service:
         until = now + timedelta(seconds=self.settings.lease_seconds)
         up = await self.hub.processes_up(self.settings.lease_seconds)
         won: list[GameTable] = []
+        ended, released = self._take_out_ended()
         async with self.session() as session, session.begin():
-            lost, ended = await self._renew(session, until)
             share = await self._share(session, up)
             self._hand_off(share)
             free = (
@@ -224,7 +224,7 @@ class Service:
                     .order_by(GameTable.id)
                 )
             ).all()
-            for table_id in free:
+            for table_id in (t for t in free if t not in self.actors):  # its own are renewed below, late or not
                 if share is not None and len(self.actors) + len(won) >= share:
                     break  # the other processes that are up take the rest
                 taken = await session.execute(
@@ -240,6 +240,7 @@ class Service:
                     row = await session.get(GameTable, table_id)
                     assert row is not None
                     won.append(row)
+            lost = await self._renew(session, until, released)
         self.leased_at = began  # committed: the leases renewed hold until a lease after ``began``
         for actor in ended:
             await actor.stop()  # the commands left on its queue are refused (503)
@@ -250,39 +251,48 @@ class Service:
         for row in won:  # several at once: staggered, or every round of them would open and end together
             self.start_table(row, stagger=len(won) > 1 and self.settings.stagger)
 
-    async def _renew(self, session: AsyncSession, until: datetime) -> tuple[list[int], list[TableActor]]:
-        """Renew this process's leases; the tables whose lease went elsewhere, and the actors that ended
-        (closed, fenced off, handed off, or ended unasked: the watchdog), whose leases are given up."""
-        me = self.hub.process
-        lost: list[int] = []
+    def _take_out_ended(self) -> tuple[list[TableActor], list[int]]:
+        """This process's actors that ended (closed, fenced off, handed off, or ended unasked: the
+        watchdog), taken out of :attr:`actors`; and the tables of those whose lease it gives up."""
         ended: list[TableActor] = []
+        released: list[int] = []
         for table_id in sorted(self.actors):
             actor = self.actors[table_id]
             if actor.phase == "closed":  # a supervisor closed it: its actor has stopped
                 self.actors.pop(table_id)
-                continue
-            if actor.lease_lost:  # its writes were fenced off: another process runs the table
-                self.actors.pop(table_id)
-                ended.append(actor)
-                continue
-            handed_off = actor.phase == HANDED_OFF
-            if actor.task is not None and actor.task.done() and not actor.stopping:  # handed off, or the watchdog
-                if not handed_off:
+            elif actor.lease_lost:  # its writes were fenced off: another process runs the table
+                ended.append(self.actors.pop(table_id))
+            elif actor.task is not None and actor.task.done() and not actor.stopping:  # handed off, or the watchdog
+                if actor.phase != HANDED_OFF:
                     log.error("table %s: its task ended (%s); the table starts again", actor.name, _ending(actor))
-                self.actors.pop(table_id)
-                ended.append(actor)
-                await session.execute(  # released: taken again (by any process) with a new epoch
-                    update(GameTable)
-                    .where(GameTable.id == table_id, GameTable.owner == me)
-                    .values(owner=None, lease_until=None)
-                )
-                continue
-            renewed = await session.execute(
-                update(GameTable).where(GameTable.id == table_id, GameTable.owner == me).values(lease_until=until)
+                ended.append(self.actors.pop(table_id))
+                released.append(table_id)
+        return ended, released
+
+    async def _renew(self, session: AsyncSession, until: datetime, released: list[int]) -> list[int]:
+        """Give up the leases of ``released`` and renew the others of this process's tables, each by one
+        statement; the tables whose lease went elsewhere. (One statement, not one a table, and the lease
+        round's last: its transaction holds each table's row, which every writing transaction of that
+        table waits to read, fence.py, for as short a time as it can.)"""
+        me = self.hub.process
+        if released:  # released: taken again (by any process) with a new epoch
+            await session.execute(
+                update(GameTable)
+                .where(GameTable.id.in_(released), GameTable.owner == me)
+                .values(owner=None, lease_until=None)
             )
-            if renewed.rowcount == 0:  # type: ignore[attr-defined]
-                lost.append(table_id)
-        return lost, ended
+        renewing = sorted(self.actors)
+        if not renewing:
+            return []
+        renewed = set(
+            await session.scalars(
+                update(GameTable)
+                .where(GameTable.id.in_(renewing), GameTable.owner == me)
+                .values(lease_until=until)
+                .returning(GameTable.id)
+            )
+        )
+        return [table_id for table_id in renewing if table_id not in renewed]
 
     async def _share(self, session: AsyncSession, up: int | None) -> int | None:
         """The most tables this process runs: its fair share, ceil(open tables / processes up); None (no
