@@ -138,3 +138,24 @@ def test_no_server_module_but_drivers_picks_the_game_by_its_name() -> None:
 def test_the_check_sees_a_game_named_in_a_comparison() -> None:
     source = 'if game == "baccarat":\n    pass\nok = "blackjack" != other\nx = {"game": "blackjack"}\n'
     assert game_name_checks(source) == [1, 3]
+
+
+@pytest.mark.parametrize(
+    ("game", "preset", "first", "second"),
+    [("blackjack", "live-online", "1", "2"), ("baccarat", "macau", "player", "banker")],
+)
+def test_a_trial_copy_takes_bets_apart_and_shares_the_shoe_and_rules(
+    game: str, preset: str, first: str, second: str
+) -> None:
+    """betting.py tries a group's bets on a trial copy of the round: what it takes stays there, while the
+    shoe (hundreds of cards, which no bet draws) and the frozen rules are the round's own, not copied."""
+    driver = drivers.driver_for(game, drivers.table_rules(row(game, preset)))
+    driver.load(driver.build(b"\x07" * 32, "client", 0))
+    round_ = driver.next_round()
+    round_.bet("ana", first, Decimal(10))
+    trial = round_.trial()
+    trial.bet("ben", second, Decimal(20))
+    assert trial.staked() == {"ana": Decimal(10), "ben": Decimal(20)}
+    assert round_.staked() == {"ana": Decimal(10)}
+    assert trial.table is not round_.table
+    assert trial.table.shoe is round_.table.shoe and trial.table.rules is round_.table.rules

@@ -84,8 +84,10 @@ class BaccaratRound:
 
     def trial(self) -> BaccaratRound:
         """A copy of the round to try bets on (betting.py: a group's bets, each against those before it);
-        nothing done to it touches this round."""
-        return copy.deepcopy(self)
+        nothing done to it touches this round. The shoe, the shoe's coups so far and the rules are shared,
+        not copied: a bet draws no card and ends no coup, and the rules are frozen."""
+        shared: list[object] = [self.table.shoe, self.history, self.table.rules]
+        return copy.deepcopy(self, {id(kept): kept for kept in shared if kept is not None})
 
     def verify_bet(self, player: str, spot: str, amount: Decimal) -> None:
         self.table.verify(PlaceBet(player, spot, amount))

@@ -98,8 +98,10 @@ class BlackjackRound:
 
     def trial(self) -> BlackjackRound:
         """A copy of the round to try bets on (betting.py: a group's bets, each against those before it);
-        nothing done to it touches this round."""
-        return copy.deepcopy(self)
+        nothing done to it touches this round. The shoe and the rules are shared, not copied: a bet draws no
+        card, and the rules are frozen."""
+        shared: list[object] = [self.table.shoe, self.table.rules]
+        return copy.deepcopy(self, {id(kept): kept for kept in shared})
 
     def verify_bet(self, player: str, spot: str, amount: Decimal) -> None:
         self.round.verify_bet(player, self._box(spot), amount)
