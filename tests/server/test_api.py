@@ -6,7 +6,7 @@ import json
 import uuid
 
 from croupier.transcript import replay
-from tests.server.conftest import Server
+from tests.server.conftest import Server, statements
 from tests.server.stacked import MACAU_BURNS, ONLINE_BURNS, deal_from
 
 MACAU, ONLINE, LIVE = 1, 2, 3
@@ -269,3 +269,18 @@ def test_fifty_concurrent_bets_for_the_whole_balance(server: Server) -> None:
     server.quiet()
     server.advance(10)
     server.play_out(MACAU, {"chen": chen})
+
+
+def test_a_settlement_updates_its_round_record_once(server: Server) -> None:
+    """The round's cards, log, result and status are written by one UPDATE of its record, in the
+    settlement's transaction (each statement of which every other bet of the table waits behind)."""
+    deal_from(server, ONLINE, [*ONLINE_BURNS, "TS", "9H", "8D", "8C"])
+    ana = server.login("ana")
+    assert server.bet(ana, ONLINE, "1", "10").status_code == 200
+    server.advance(10)
+    with statements() as seen:
+        server.play_out(ONLINE, {"ana": ana})
+    updates = [s for s in seen if s.startswith("UPDATE rounds")]
+    assert len(updates) == 1 and "cards=" in updates[0] and "status=" in updates[0], updates
+    last = server.client.get("/api/history", headers=ana).json()[0]
+    assert last["status"] == "settled" and last["result"]["dealer"]["cards"] == ["9H", "8C"]

@@ -108,11 +108,11 @@ async def finish_round(actor: TableActor) -> None:
         async with actor.sessions() as session, session.begin():
             record = await session.get(RoundRecord, round_id)
             assert record is not None
-            record.cards = actor.voided_cards + round_.cards_drawn()
+            cards = actor.voided_cards + round_.cards_drawn()  # set with the log, last: the row updated once
             if round_.voided:
                 reason = "the round was void (Art. 2.1); every bet is returned"
                 balances = await actor.refund(session, record, reason)
-                record.spec = {"voided_after_cards": len(record.cards)}
+                record.spec = {"voided_after_cards": len(cards)}
             else:
                 balances = await stakes.settle(actor, session, record, round_)
                 face_up = round_.face_up_voided()
@@ -120,6 +120,7 @@ async def finish_round(actor: TableActor) -> None:
                     record.result = {**(record.result or {}), "voided_cards": face_up}
                 if actor.misdeals:
                     record.spec = {**(record.spec or {}), **round_.misdeal_spec(actor.misdeals, actor.misdeal_burn)}
+            record.cards = cards
             record.log = actor.log
             carried = {} if round_.voided else round_.carried_out()
             if carried:
