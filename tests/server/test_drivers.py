@@ -159,3 +159,30 @@ def test_a_trial_copy_takes_bets_apart_and_shares_the_shoe_and_rules(
     assert round_.staked() == {"ana": Decimal(10)}
     assert trial.table is not round_.table
     assert trial.table.shoe is round_.table.shoe and trial.table.rules is round_.table.rules
+
+
+def test_every_players_legal_actions_come_from_one_reading_of_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table sends every player's legal actions with each event (actor.legal_actions): the engine's
+    legal actions are read once for all of them, and each player's are those of :meth:`legal_for`."""
+    from croupier.blackjack.state import Round
+
+    driver = drivers.driver_for("blackjack", drivers.table_rules(row("blackjack", "live-online")))
+    driver.load(driver.build(b"\x07" * 32, "client", 0))
+    round_ = driver.next_round()
+    for player, box in (("ana", "1"), ("ben", "2"), ("chen", "3")):
+        round_.bet(player, box, Decimal(10))
+    round_.close_betting()
+    players = ["ana", "ben", "chen", "dora", ""]
+    one_by_one = {player: round_.legal_for(player) for player in players}
+    assert any(one_by_one.values())
+    readings = 0
+    real = Round.legal_actions
+
+    def counted(self: Round) -> Any:
+        nonlocal readings
+        readings += 1
+        return real(self)
+
+    monkeypatch.setattr(Round, "legal_actions", counted)
+    assert round_.legal_by_player(players) == one_by_one
+    assert readings == 1

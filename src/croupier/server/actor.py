@@ -233,9 +233,7 @@ class TableActor:
         and no seat here (a baccarat bettor's spots while betting is open)."""
         assert self.round is not None
         names = set(self.accounts) | set(self.seats.names().values())
-        actions = {name: self.round.legal_for(name) for name in sorted(names)}
-        actions[""] = self.round.legal_for("")  # no account has an empty name
-        return actions
+        return self.round.legal_by_player([*sorted(names), ""])  # no account has an empty name
 
     async def publish_engine_events(self) -> None:
         """What the round did since the last call, each event to whom may see it (a private one privately)."""

@@ -372,6 +372,9 @@ class BaccaratRound:
             ]
         return []
 
+    def legal_by_player(self, players: list[str]) -> dict[str, list[dict[str, Any]]]:
+        return {player: self.legal_for(player) for player in players}
+
     def _cards(self, side: str, viewer: str | None) -> list[str | None]:
         operations = self._operations()
         waiting = self._under_squeeze()

@@ -391,10 +391,21 @@ class BlackjackRound:
         return hands
 
     def legal_for(self, player: str) -> list[dict[str, Any]]:
-        result = []
+        return self.legal_by_player([player])[player]
+
+    def legal_by_player(self, players: list[str]) -> dict[str, list[dict[str, Any]]]:
+        """:meth:`legal_for` of each of ``players``, from one reading of the engine's legal actions (a table
+        sends every player's with each event)."""
+        legal = self.round.legal_actions()
         offering = isinstance(self.round.pending, op.AwaitInsurance)
         open_offers = self._open_offers() if offering else set()
-        for action in self.round.legal_actions():
+        return {player: self._legal_entries(player, legal, offering, open_offers) for player in players}
+
+    def _legal_entries(
+        self, player: str, legal: tuple[op.LegalAction, ...], offering: bool, open_offers: set[tuple[str, int]]
+    ) -> list[dict[str, Any]]:
+        result = []
+        for action in legal:
             # an offer answered "no" is closed for that bettor while the offer lasts; Macau's even money
             # stays open after it, until the dealer's face-down card is turned (Art. 6)
             if action.player != player or (
