@@ -213,10 +213,17 @@ class Service:
         until = now + timedelta(seconds=self.settings.lease_seconds)
         up = await self.hub.processes_up(self.settings.lease_seconds)
         won: list[GameTable] = []
-        ended, released = self._take_out_ended()
+        gone, released = self._gone()  # taken out of :attr:`actors` once committed (a failed round changes nothing)
+        running = [table_id for table_id in sorted(self.actors) if table_id not in gone]
         async with self.session() as session, session.begin():
+            if released:  # given up first, so taken again below (by this process or another) with a new epoch
+                await session.execute(
+                    update(GameTable)
+                    .where(GameTable.id.in_(released), GameTable.owner == self.hub.process)
+                    .values(owner=None, lease_until=None)
+                )
             share = await self._share(session, up)
-            self._hand_off(share)
+            self._hand_off(share, running)
             free = (
                 await session.scalars(
                     select(GameTable.id)
@@ -224,8 +231,8 @@ class Service:
                     .order_by(GameTable.id)
                 )
             ).all()
-            for table_id in (t for t in free if t not in self.actors):  # its own are renewed below, late or not
-                if share is not None and len(self.actors) + len(won) >= share:
+            for table_id in (t for t in free if t not in running):  # its own are renewed below, late or not
+                if share is not None and len(running) + len(won) >= share:
                     break  # the other processes that are up take the rest
                 taken = await session.execute(
                     update(GameTable)
@@ -240,10 +247,12 @@ class Service:
                     row = await session.get(GameTable, table_id)
                     assert row is not None
                     won.append(row)
-            lost = await self._renew(session, until, released)
+            lost = await self._renew(session, until, running)
         self.leased_at = began  # committed: the leases renewed hold until a lease after ``began``
-        for actor in ended:
-            await actor.stop()  # the commands left on its queue are refused (503)
+        for table_id, stop in gone.items():
+            actor = self.actors.pop(table_id)
+            if stop:
+                await actor.stop()  # the commands left on its queue are refused (503)
         for table_id in lost:
             actor = self.actors.pop(table_id)
             log.warning("table %s: the lease went to another process; stopping here", actor.name)
@@ -251,48 +260,40 @@ class Service:
         for row in won:  # several at once: staggered, or every round of them would open and end together
             self.start_table(row, stagger=len(won) > 1 and self.settings.stagger)
 
-    def _take_out_ended(self) -> tuple[list[TableActor], list[int]]:
-        """This process's actors that ended (closed, fenced off, handed off, or ended unasked: the
-        watchdog), taken out of :attr:`actors`; and the tables of those whose lease it gives up."""
-        ended: list[TableActor] = []
+    def _gone(self) -> tuple[dict[int, bool], list[int]]:
+        """This process's tables whose actor is over: closed (nothing to stop), fenced off, handed off, or
+        ended unasked (the watchdog), each with whether its actor is to be stopped; and those of them whose
+        lease it gives up."""
+        gone: dict[int, bool] = {}
         released: list[int] = []
         for table_id in sorted(self.actors):
             actor = self.actors[table_id]
             if actor.phase == "closed":  # a supervisor closed it: its actor has stopped
-                self.actors.pop(table_id)
+                gone[table_id] = False
             elif actor.lease_lost:  # its writes were fenced off: another process runs the table
-                ended.append(self.actors.pop(table_id))
+                gone[table_id] = True
             elif actor.task is not None and actor.task.done() and not actor.stopping:  # handed off, or the watchdog
-                if actor.phase != HANDED_OFF:
-                    log.error("table %s: its task ended (%s); the table starts again", actor.name, _ending(actor))
-                ended.append(self.actors.pop(table_id))
+                gone[table_id] = True
                 released.append(table_id)
-        return ended, released
+                if actor.phase != HANDED_OFF:  # (logged again if the lease round fails and is tried again)
+                    log.error("table %s: its task ended (%s); the table starts again", actor.name, _ending(actor))
+        return gone, released
 
-    async def _renew(self, session: AsyncSession, until: datetime, released: list[int]) -> list[int]:
-        """Give up the leases of ``released`` and renew the others of this process's tables, each by one
-        statement; the tables whose lease went elsewhere. (One statement, not one a table, and the lease
-        round's last: its transaction holds each table's row, which every writing transaction of that
-        table waits to read, fence.py, for as short a time as it can.)"""
-        me = self.hub.process
-        if released:  # released: taken again (by any process) with a new epoch
-            await session.execute(
-                update(GameTable)
-                .where(GameTable.id.in_(released), GameTable.owner == me)
-                .values(owner=None, lease_until=None)
-            )
-        renewing = sorted(self.actors)
-        if not renewing:
+    async def _renew(self, session: AsyncSession, until: datetime, running: list[int]) -> list[int]:
+        """Renew the leases of ``running`` (this process's tables) by one statement, the lease round's last:
+        its transaction holds each table's row, which every writing transaction of that table waits to
+        read (fence.py), for as short a time as it can. The tables whose lease went elsewhere."""
+        if not running:
             return []
         renewed = set(
             await session.scalars(
                 update(GameTable)
-                .where(GameTable.id.in_(renewing), GameTable.owner == me)
+                .where(GameTable.id.in_(running), GameTable.owner == self.hub.process)
                 .values(lease_until=until)
                 .returning(GameTable.id)
             )
         )
-        return [table_id for table_id in renewing if table_id not in renewed]
+        return [table_id for table_id in running if table_id not in renewed]
 
     async def _share(self, session: AsyncSession, up: int | None) -> int | None:
         """The most tables this process runs: its fair share, ceil(open tables / processes up); None (no
@@ -302,9 +303,9 @@ class Service:
         tables = await session.scalar(select(func.count()).select_from(GameTable).where(GameTable.status != "closed"))
         return max(1, -(-int(tables or 0) // up))
 
-    def _hand_off(self, share: int | None) -> None:
-        """Beyond its share, this process's last tables go to the others, each after the round in play."""
-        running = sorted(t for t, a in self.actors.items() if a.phase not in ("closed", HANDED_OFF, "stopped"))
+    def _hand_off(self, share: int | None, tables: list[int]) -> None:
+        """Beyond its share, this process's last ``tables`` go to the others, each after the round in play."""
+        running = [t for t in tables if self.actors[t].phase not in ("closed", HANDED_OFF, "stopped")]
         keep = len(running) if share is None else share
         for place, table_id in enumerate(running):
             actor = self.actors[table_id]
