@@ -12,6 +12,10 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+import pytest
+from sqlalchemy.exc import OperationalError
+
+from croupier.server.actor import TableActor
 from croupier.server.decisions import DECISIONS_REMEMBERED
 from croupier.server.idempotency import Keyed, table_scope
 from tests.server.conftest import Server, statements
@@ -102,3 +106,18 @@ def test_the_decisions_remembered_are_bounded(server: Server) -> None:
     assert len(actor.decided) == DECISIONS_REMEMBERED
     assert (1, f"k{DECISIONS_REMEMBERED + 49}") in actor.decided and (1, "k49") not in actor.decided
     assert (1, "k50") in actor.decided
+
+
+def test_a_refused_decision_is_refused_by_the_rules_while_the_database_is_away(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A decision the rules refuse reads its key's stored answer; the database away, the rules' refusal
+    is the answer (409), not a request that could not be stored (503)."""
+    ana = server.login("ana")
+
+    async def away(self: object, command: object) -> None:
+        raise OperationalError("SELECT", {}, ConnectionError("the database went away"))
+
+    monkeypatch.setattr(TableActor, "stored_answer", away)
+    answer = server.act(ana, ONLINE, {"type": "hit", "box": 1, "hand": 0})
+    assert answer.status_code == 409 and "no decision to make now" in answer.json()["error"], answer.text

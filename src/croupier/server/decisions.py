@@ -6,14 +6,16 @@ other bettors' matching stakes, Art. 13) are taken in one database transaction w
 idempotency record, and only then does the engine make the move.
 
 A decision sent again under its ``Idempotency-Key`` gets its first answer and is not made twice. The
-table's process remembers the answers of its latest decisions under their keys
+table's actor remembers the answers of its latest decisions under their keys
 (:data:`DECISIONS_REMEMBERED`, the oldest forgotten first), those that move no money included, which the
 database does not keep: a hit sent again after a broken connection does not draw a second card. A new
-decision reads nothing before it is made: the memory answers the decisions sent again to the process
-that made them, and a decision the rules refuse (the hand it names is done, the round is over) is
-answered from the database when its key was kept there with its money, by a process that ran the table
-before this one. A decision that adds a stake under a key kept before fails on the key's insert in its
-transaction and is answered the same way (``TableActor.fail``).
+decision reads nothing before it is made: the memory answers the decisions sent again to the actor that
+made them, and a decision the rules refuse (the hand it names is done, the round is over) is answered
+from the database when its key was kept there with its money, by an actor that ran the table before
+this one. A decision that adds a stake under a key kept before fails on the key's insert in its
+transaction and is answered the same way (``TableActor.fail``). What the actor does not remember (it
+is new, or the key was pushed out) is not found for a decision that moves no money: it is made as new,
+unchecked against a key the database keeps for a decision with money (docs/protocol.md).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from __future__ import annotations
 import logging
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from croupier.errors import CroupierError
 from croupier.server import faults, ledger, stakes
@@ -44,8 +48,11 @@ async def act(actor: TableActor, command: Command) -> dict[str, Any]:
         return recalled
     try:
         answer = await _decide(actor, command)
-    except CroupierError:
-        stored = await actor.stored_answer(command)  # kept with its money, before this process ran the table
+    except CroupierError as refusal:
+        try:  # kept with its money, before this process ran the table
+            stored = await actor.stored_answer(command)
+        except SQLAlchemyError:  # the database is away: the rules' refusal stands
+            raise refusal from None
         if stored is None:
             raise
         answer = stored
