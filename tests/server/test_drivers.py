@@ -161,13 +161,23 @@ def test_a_trial_copy_takes_bets_apart_and_shares_the_shoe_and_rules(
     assert trial.table.shoe is round_.table.shoe and trial.table.rules is round_.table.rules
 
 
-def test_every_players_legal_actions_come_from_one_reading_of_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("cards", [None, ["TS", "9S", "8S", "AS", "9D", "8D", "7D", "5C", "4C", "3C"]])
+def test_every_players_legal_actions_come_from_one_reading_of_the_engine(
+    monkeypatch: pytest.MonkeyPatch, cards: list[str] | None
+) -> None:
     """The table sends every player's legal actions with each event (actor.legal_actions): the engine's
-    legal actions are read once for all of them, and each player's are those of :meth:`legal_for`."""
+    legal actions are read once for all of them, and each player's are those of :meth:`legal_for`; in
+    a decision, and (the dealer's ace: ``cards``) while insurance is offered."""
     from croupier.blackjack.state import Round
+    from croupier.cards import Card
+    from croupier.shoe import Shoe
+    from tests.server.stacked import ONLINE_BURNS
 
     driver = drivers.driver_for("blackjack", drivers.table_rules(row("blackjack", "live-online")))
-    driver.load(driver.build(b"\x07" * 32, "client", 0))
+    if cards is None:
+        driver.load(driver.build(b"\x07" * 32, "client", 0))
+    else:
+        driver.load(Shoe.stacked(8, [Card.parse(c) for c in [*ONLINE_BURNS, *cards]]))
     round_ = driver.next_round()
     for player, box in (("ana", "1"), ("ben", "2"), ("chen", "3")):
         round_.bet(player, box, Decimal(10))
@@ -175,6 +185,8 @@ def test_every_players_legal_actions_come_from_one_reading_of_the_engine(monkeyp
     players = ["ana", "ben", "chen", "dora", ""]
     one_by_one = {player: round_.legal_for(player) for player in players}
     assert any(one_by_one.values())
+    if cards is not None:
+        assert {a["type"] for a in one_by_one["ana"]} >= {"insurance"}, one_by_one
     readings = 0
     real = Round.legal_actions
 

@@ -75,9 +75,11 @@ class BlackjackRound:
         if isinstance(self.round.pending, op.AwaitBets):
             self.round.seated = dict(seated)
 
-    def _open_offers(self) -> set[tuple[str, int]]:
-        """The (bettor, box) insurance or even-money offers not yet answered."""
-        offers = {(a.player, a.box) for a in self.round.legal_actions() if a.kind in OFFERS and a.player is not None}
+    def _open_offers(self, legal: tuple[op.LegalAction, ...] | None = None) -> set[tuple[str, int]]:
+        """The (bettor, box) insurance or even-money offers not yet answered (``legal``: the engine's legal
+        actions, when they were just read)."""
+        legal = self.round.legal_actions() if legal is None else legal
+        offers = {(a.player, a.box) for a in legal if a.kind in OFFERS and a.player is not None}
         return offers - self.declined
 
     def _close_when_answered(self) -> None:
@@ -398,7 +400,7 @@ class BlackjackRound:
         sends every player's with each event)."""
         legal = self.round.legal_actions()
         offering = isinstance(self.round.pending, op.AwaitInsurance)
-        open_offers = self._open_offers() if offering else set()
+        open_offers = self._open_offers(legal) if offering else set()
         return {player: self._legal_entries(player, legal, offering, open_offers) for player in players}
 
     def _legal_entries(
