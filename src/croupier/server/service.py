@@ -249,8 +249,9 @@ class Service:
                     won.append(row)
             lost = await self._renew(session, until, running)
         self.leased_at = began  # committed: the leases renewed hold until a lease after ``began``
-        for table_id, stop in gone.items():
-            actor = self.actors.pop(table_id)
+        for table_id, (actor, stop) in gone.items():
+            if self.actors.get(table_id) is actor:  # (the same actor: not one started meanwhile)
+                del self.actors[table_id]
             if stop:
                 await actor.stop()  # the commands left on its queue are refused (503)
         for table_id in lost:
@@ -260,20 +261,20 @@ class Service:
         for row in won:  # several at once: staggered, or every round of them would open and end together
             self.start_table(row, stagger=len(won) > 1 and self.settings.stagger)
 
-    def _gone(self) -> tuple[dict[int, bool], list[int]]:
+    def _gone(self) -> tuple[dict[int, tuple[TableActor, bool]], list[int]]:
         """This process's tables whose actor is over: closed (nothing to stop), fenced off, handed off, or
-        ended unasked (the watchdog), each with whether its actor is to be stopped; and those of them whose
-        lease it gives up."""
-        gone: dict[int, bool] = {}
+        ended unasked (the watchdog), each with its actor and whether it is to be stopped; and those of them
+        whose lease it gives up."""
+        gone: dict[int, tuple[TableActor, bool]] = {}
         released: list[int] = []
         for table_id in sorted(self.actors):
             actor = self.actors[table_id]
             if actor.phase == "closed":  # a supervisor closed it: its actor has stopped
-                gone[table_id] = False
+                gone[table_id] = (actor, False)
             elif actor.lease_lost:  # its writes were fenced off: another process runs the table
-                gone[table_id] = True
+                gone[table_id] = (actor, True)
             elif actor.task is not None and actor.task.done() and not actor.stopping:  # handed off, or the watchdog
-                gone[table_id] = True
+                gone[table_id] = (actor, True)
                 released.append(table_id)
                 if actor.phase != HANDED_OFF:  # (logged again if the lease round fails and is tried again)
                     log.error("table %s: its task ended (%s); the table starts again", actor.name, _ending(actor))
