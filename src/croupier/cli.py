@@ -278,10 +278,20 @@ DRAIN_HELP = (
 )
 
 
-def _check_operations(drain_seconds: float, metrics_token: str | None) -> None:
-    """``serve``'s drain and metrics token, each refused with its reason."""
+MAX_FULL_COLLECTION_SECONDS = 3600
+FULL_COLLECTION_HELP = (
+    "Seconds between two full collections of Python's cyclic garbage collector (each stops the event loop; "
+    "the collector's own rule made one every few seconds under load): the longest a cycle of references "
+    "waits to be freed. From 1 to 3600."
+)
+
+
+def _check_operations(drain_seconds: float, metrics_token: str | None, full_collection_seconds: float) -> None:
+    """``serve``'s drain, metrics token and full collections, each refused with its reason."""
     if not 0 <= drain_seconds <= MAX_DRAIN_SECONDS:
         fail(f"--drain-seconds: from 0 to {MAX_DRAIN_SECONDS}, not {drain_seconds:g}")
+    if not 1 <= full_collection_seconds <= MAX_FULL_COLLECTION_SECONDS:
+        fail(f"--full-collection-seconds: from 1 to {MAX_FULL_COLLECTION_SECONDS}, not {full_collection_seconds:g}")
     token = metrics_token
     if token is not None and (
         len(token) < MIN_METRICS_TOKEN or not (token.isascii() and token.isprintable()) or token != token.strip()
@@ -353,6 +363,7 @@ def serve(
         float, typer.Option(help="Seconds a request's headers may take to arrive; then the connection closes.")
     ] = 10.0,
     drain_seconds: Annotated[float, typer.Option(help=DRAIN_HELP)] = 0.0,
+    full_collection_seconds: Annotated[float, typer.Option(help=FULL_COLLECTION_HELP)] = 60.0,
 ) -> None:
     """Run the live table server: REST and WebSockets, tables, wallets, history (docs/protocol.md)."""
     require("server")  # every module of the extra, before the server starts (some load only when used)
@@ -367,7 +378,7 @@ def serve(
     except CroupierError as error:
         fail(str(error))
     _check_limits(port, max_body_bytes, body_seconds, header_seconds)
-    _check_operations(drain_seconds, metrics_token)
+    _check_operations(drain_seconds, metrics_token, full_collection_seconds)
     if redis is not None:
         _check_redis(redis_key, redis_prefix)
     settings = Settings(
@@ -383,6 +394,7 @@ def serve(
         body_seconds=body_seconds,
         header_seconds=header_seconds,
         settle_heap=True,
+        full_collection_seconds=full_collection_seconds,
     )
     sys.stderr.write(f"croupier serving on http://{host}:{port} (database {database})\n")
     options = uvicorn_options(settings.header_seconds, settings.max_header_bytes)

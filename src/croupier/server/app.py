@@ -9,7 +9,6 @@ routers (``routes_*.py``), one per group of routes.
 """
 
 import contextlib
-import gc
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -29,6 +28,7 @@ from croupier.server.auth import AuthError
 from croupier.server.clock import Clock, SystemClock
 from croupier.server.commands import Refused
 from croupier.server.guard import RequestGuard
+from croupier.server.heap import Heap
 from croupier.server.routes_accounts import accounts_router
 from croupier.server.routes_cashier import cashier_router
 from croupier.server.routes_dealer import dealer_router
@@ -99,30 +99,21 @@ def install_handlers(app: FastAPI) -> None:
         return JSONResponse(codes.body("internal error; nothing was changed", "internal"), status_code=500)
 
 
-def settle_heap() -> None:
-    """Everything the server has made by the end of its start (its modules, the application, the tables it
-    runs: over 100,000 objects) left out of Python's cyclic garbage collector. Otherwise the collector
-    walks them all at each of its full collections, every few seconds under load, with the event loop
-    stopped meanwhile: 60 ms each on a quiet machine here, about 100 ms under the 200-player load, every
-    table's timers and answers held up by it (docs/performance.md). What the server makes from then on is
-    collected as before. An object made before it that becomes garbage is still freed when its last
-    reference goes, but not when it is caught in a cycle of references: most of what the start made lives
-    as long as the process, and what does not (a table's actor that stops, once) is a bounded cost."""
-    gc.collect()  # what is garbage already is freed, not kept for good
-    gc.freeze()
-
-
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
     service = Service(settings or Settings(), clock or SystemClock())
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
+        heap = None
         if service.settings.settle_heap:
-            settle_heap()
+            heap = Heap(service.settings.full_collection_seconds, service.metrics.paused)
+            heap.start()
         try:
             yield
         finally:
+            if heap is not None:
+                await heap.stop()
             await service.stop()
 
     app = GuardedApp(

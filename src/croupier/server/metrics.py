@@ -9,7 +9,9 @@ Kept as the process works (``prometheus_client``, one registry per application):
   the route's template (``/api/tables/{table_id}/bets``: a bounded set, never a raw path; ``other`` for a
   path no route takes and for the pages);
 - ``croupier_betting_window_late_seconds``: how late each betting window of this process's tables closed
-  after the time its ``betting_open`` announced (the tables' timers, as the load benchmark reads them).
+  after the time its ``betting_open`` announced (the tables' timers, as the load benchmark reads them);
+- ``croupier_gc_pause_seconds{generation}``: each collection of Python's cyclic garbage collector, the event
+  loop stopped meanwhile (``croupier serve`` only: croupier.server.heap).
 
 Read at each scrape: the tables this process runs by phase, the WebSocket viewers connected, the database
 connections in use, and the hub's counts (events not sent to Redis, messages refused, resyncs,
@@ -37,6 +39,7 @@ disable_created_metrics()  # type: ignore[no-untyped-call]
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 ANSWER_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 LATE_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+PAUSE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 HUB_COUNTS = {
     "unsent": "Events this process could not send to Redis (its viewers elsewhere resync)",
     "refused": "Redis messages refused (not signed with the deployment's key, too old, or replayed)",
@@ -64,6 +67,13 @@ class Metrics:
             buckets=LATE_BUCKETS,
             registry=self.registry,
         )
+        self.gc_pauses = Histogram(
+            "croupier_gc_pause_seconds",
+            "Each collection of Python's cyclic garbage collector (the event loop stopped), by generation",
+            ["generation"],
+            buckets=PAUSE_BUCKETS,
+            registry=self.registry,
+        )
         self.sockets = Gauge("croupier_websockets_open", "WebSocket viewers connected now", registry=self.registry)
         self.registry.register(_Now(service))
 
@@ -73,6 +83,10 @@ class Metrics:
         template = route if isinstance(route, str) and route.startswith("/api") else "other"
         method = str(scope.get("method", ""))
         self.answers.labels(template, method if method in _METHODS else "other", str(status)).observe(seconds)
+
+    def paused(self, generation: int, seconds: float) -> None:
+        """A collection of ``generation`` stopped the event loop for ``seconds``."""
+        self.gc_pauses.labels(str(generation)).observe(seconds)
 
     def text(self) -> bytes:
         return generate_latest(self.registry)

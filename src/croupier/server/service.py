@@ -51,8 +51,13 @@ class Settings:
     """How long a process holds a table without renewing; another process takes it over after that."""
     settle_heap: bool = False
     """``croupier serve``: what the process made by the end of its start frozen out of the cyclic garbage
-    collector (:func:`croupier.server.app.settle_heap`). Off elsewhere: a test process starts many
-    applications, and each would keep its start's objects for good."""
+    collector, and its full collections made every ``full_collection_seconds`` rather than by its own rule
+    (croupier.server.heap). Off elsewhere: a test process starts many applications, and each would keep
+    its start's objects for good."""
+    full_collection_seconds: float = 60.0
+    """With ``settle_heap``: the time between two full collections, the longest a cycle of references that
+    outlived the young collections waits to be freed (each one stops the event loop: 80–160 ms with 1,000
+    players connected on the machine of docs/performance.md)."""
     stagger: bool = True
     """Tables that a process starts together (its start, a takeover) open their first betting windows
     longer by a random part of one window each (:meth:`Service.start_table`), so that they do not deal in
