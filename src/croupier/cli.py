@@ -279,11 +279,7 @@ DRAIN_HELP = (
 
 
 MAX_FULL_COLLECTION_SECONDS = 3600
-FULL_COLLECTION_HELP = (
-    "Seconds between two full collections of Python's cyclic garbage collector (each stops the event loop; "
-    "the collector's own rule made one every few seconds under load): the longest a cycle of references "
-    "waits to be freed. From 1 to 3600."
-)
+FULL_COLLECTION_HELP = "Seconds (1-3600) between the garbage collector's full collections, each a pause of the server."
 
 
 def _check_operations(drain_seconds: float, metrics_token: str | None, full_collection_seconds: float) -> None:
