@@ -104,17 +104,17 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        heap = Heap(service.settings.full_collection_seconds, service.metrics.pauses)
         await service.start()
-        heap = None
-        if service.settings.settle_heap:
-            heap = Heap(service.settings.full_collection_seconds, service.metrics.paused)
-            heap.start()
         try:
+            if service.settings.settle_heap:
+                heap.start()
             yield
         finally:
-            if heap is not None:
+            try:
                 await heap.stop()
-            await service.stop()
+            finally:
+                await service.stop()
 
     app = GuardedApp(
         title="croupier",

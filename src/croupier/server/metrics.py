@@ -10,8 +10,10 @@ Kept as the process works (``prometheus_client``, one registry per application):
   path no route takes and for the pages);
 - ``croupier_betting_window_late_seconds``: how late each betting window of this process's tables closed
   after the time its ``betting_open`` announced (the tables' timers, as the load benchmark reads them);
-- ``croupier_gc_pause_seconds{generation}``: each collection of Python's cyclic garbage collector, the event
-  loop stopped meanwhile (``croupier serve`` only: croupier.server.heap).
+- ``croupier_gc_pause_seconds{generation}`` and ``croupier_gc_freed_objects_total{generation}``: each
+  collection of Python's cyclic garbage collector, the thread it ran in (mostly the event loop) stopped
+  meanwhile, and the unreachable objects it found (``croupier serve`` only: croupier.server.heap, whose
+  counts are read at each scrape).
 
 Read at each scrape: the tables this process runs by phase, the WebSocket viewers connected, the database
 connections in use, and the hub's counts (events not sent to Redis, messages refused, resyncs,
@@ -25,8 +27,10 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Gauge, Histogram, disable_created_metrics, generate_latest
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
+
+from croupier.server.heap import Pauses
 
 if TYPE_CHECKING:
     from starlette.types import Scope
@@ -39,7 +43,6 @@ disable_created_metrics()  # type: ignore[no-untyped-call]
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 ANSWER_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 LATE_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
-PAUSE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 HUB_COUNTS = {
     "unsent": "Events this process could not send to Redis (its viewers elsewhere resync)",
     "refused": "Redis messages refused (not signed with the deployment's key, too old, or replayed)",
@@ -67,13 +70,8 @@ class Metrics:
             buckets=LATE_BUCKETS,
             registry=self.registry,
         )
-        self.gc_pauses = Histogram(
-            "croupier_gc_pause_seconds",
-            "Each collection of Python's cyclic garbage collector (the event loop stopped), by generation",
-            ["generation"],
-            buckets=PAUSE_BUCKETS,
-            registry=self.registry,
-        )
+        self.pauses = Pauses()
+        """The garbage collector's pauses, counted by the server's heap (``croupier serve``)."""
         self.sockets = Gauge("croupier_websockets_open", "WebSocket viewers connected now", registry=self.registry)
         self.registry.register(_Now(service))
 
@@ -83,10 +81,6 @@ class Metrics:
         template = route if isinstance(route, str) and route.startswith("/api") else "other"
         method = str(scope.get("method", ""))
         self.answers.labels(template, method if method in _METHODS else "other", str(status)).observe(seconds)
-
-    def paused(self, generation: int, seconds: float) -> None:
-        """A collection of ``generation`` stopped the event loop for ``seconds``."""
-        self.gc_pauses.labels(str(generation)).observe(seconds)
 
     def text(self) -> bytes:
         return generate_latest(self.registry)
@@ -107,6 +101,8 @@ class _Now(Collector):
         for phase, count in sorted(Counter(actor.phase for actor in service.actors.values()).items()):
             tables.add_metric([phase], count)
         yield tables
+        if service.settings.settle_heap:
+            yield from _collections(service.metrics.pauses)
         for name, help_text in HUB_COUNTS.items():
             yield CounterMetricFamily(f"croupier_hub_{name}", help_text, value=service.hub.counts.get(name, 0))
         pool: Any = getattr(service.engine, "pool", None)
@@ -117,3 +113,22 @@ class _Now(Collector):
                 "Connections of the writing pool lent out now",
                 value=checked_out(),
             )
+
+
+def _collections(pauses: Pauses) -> Iterator[Metric]:
+    """The garbage collector's pauses and what it freed, by generation (croupier.server.heap)."""
+    paused = HistogramMetricFamily(
+        "croupier_gc_pause_seconds",
+        "Each collection of Python's cyclic garbage collector (its thread stopped meanwhile), by generation",
+        labels=["generation"],
+    )
+    freed = CounterMetricFamily(
+        "croupier_gc_freed_objects",
+        "The unreachable objects the garbage collector's collections found, by generation",
+        labels=["generation"],
+    )
+    for generation in range(3):
+        paused.add_metric([str(generation)], pauses.cumulative(generation), pauses.sums[generation])
+        freed.add_metric([str(generation)], pauses.freed[generation])
+    yield paused
+    yield freed

@@ -56,7 +56,7 @@ class Settings:
     its start's objects for good."""
     full_collection_seconds: float = 60.0
     """With ``settle_heap``: the time between two full collections, the longest a cycle of references that
-    outlived the young collections waits to be freed (each one stops the event loop: 80–160 ms with 1,000
+    outlived the young collections waits to be freed (each one stops the event loop: 80–175 ms with 1,000
     players connected on the machine of docs/performance.md)."""
     stagger: bool = True
     """Tables that a process starts together (its start, a takeover) open their first betting windows
