@@ -93,6 +93,8 @@ PER_TABLE = 2 * BOXES
 BOT_TABLE = ("blackjack", "live-online", 500, 50_000, 100)  # game, preset, min, max, chip (cents)
 PASSWORD = "demo"
 REDIS_KEY = secrets.token_hex(32)
+METRICS_TOKEN = secrets.token_hex(16)
+"""The servers' metrics token: their garbage collections are read from ``/api/metrics`` after the run."""
 
 
 @dataclass
@@ -862,6 +864,7 @@ def run(args: argparse.Namespace, url: str, kind: str, directory: Path, servers:
     first.stop()  # gracefully: it hands its table leases back
     servers.clear()
     bots = asyncio.run(add_rows(url, args.players, args.tables, args.betting_seconds, args.decision_seconds))
+    os.environ["CROUPIER_METRICS_TOKEN"] = METRICS_TOKEN
     extra: tuple[str, ...] = ()
     if args.processes > 1:
         os.environ["CROUPIER_REDIS_KEY"] = REDIS_KEY
@@ -885,6 +888,7 @@ def run(args: argparse.Namespace, url: str, kind: str, directory: Path, servers:
     figures, elapsed = drive_all(bots, bases, args, pids)
     collect_watchers(watchers, figures)
     report(args, figures, elapsed, bots, kind)
+    print_collections(bases)
     for error in figures.errors[:8]:
         print(f"  error: {error}")
     if figures.resent:
@@ -893,6 +897,58 @@ def run(args: argparse.Namespace, url: str, kind: str, directory: Path, servers:
     print(f"errors: {len(figures.errors)}")
     if figures.errors:
         raise SystemExit(1)
+
+
+def collections_text(metrics: str) -> str:
+    """A server's garbage collections over its life, from its ``/api/metrics`` text
+    (``croupier_gc_pause_seconds``, croupier.server.heap): how many of each kind and their longest pause
+    (the upper bound of the highest bucket that has one)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    counts: dict[str, float] = {}
+    sums: dict[str, float] = {}
+    longest: dict[str, str] = {}
+    for family in text_string_to_metric_families(metrics):
+        if family.name != "croupier_gc_pause_seconds":
+            continue
+        below: dict[str, float] = {}
+        for sample in family.samples:
+            generation = sample.labels.get("generation", "?")
+            if sample.name.endswith("_count"):
+                counts[generation] = sample.value
+            elif sample.name.endswith("_sum"):
+                sums[generation] = sample.value
+            elif sample.name.endswith("_bucket"):
+                bound = sample.labels["le"]
+                if sample.value > below.get(generation, 0.0):
+                    longest[generation] = bound
+                below[generation] = sample.value
+    if not counts:
+        return "none counted"
+    parts = []
+    for generation, name in (("0", "young (0)"), ("1", "young (1)"), ("2", "full")):
+        n = int(counts.get(generation, 0))
+        if n:
+            bound = longest.get(generation, "?")
+            most = "over 1 s" if bound == "+Inf" else f"each under {float(bound) * 1000:g} ms"
+            parts.append(f"{name} {n}, {sums.get(generation, 0.0) * 1000:.0f} ms in all, {most}")
+        else:
+            parts.append(f"{name} 0")
+    return "; ".join(parts)
+
+
+def print_collections(bases: list[str]) -> None:
+    """Each server's garbage collections since it started (its metrics), after the run."""
+    with httpx.Client() as client:
+        for n, base in enumerate(bases, 1):
+            try:
+                answer = client.get(
+                    base + "/api/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}, timeout=30
+                )
+                text = collections_text(answer.text) if answer.status_code == 200 else f"HTTP {answer.status_code}"
+            except httpx.HTTPError as error:
+                text = f"not read ({error})"
+            print(f"server {n} garbage collections: {text}")
 
 
 def start_watchers(args: argparse.Namespace, bases: list[str], table: int) -> list[tuple[Any, Any]]:
