@@ -36,7 +36,9 @@ Figures (p50, p95, p99, max):
   ``betting_open`` announced, over all windows, and over those that closed from the first sign-in of the
   storm to one second after its last answer;
 - rounds settled and voided at the bots' tables, sign-ins answered, and the errors: 5xx answers, sockets
-  that ended, a round of the bots voided, a refused sign-in. The run exits 1 when there is an error.
+  that ended, a round of the bots voided, a refused sign-in. The run exits 1 when there is an error;
+- each server's garbage collections over its life, young and full, read from its ``/api/metrics`` after
+  the run (croupier.server.heap: a full one a minute).
 
     python benchmarks/load.py                                     # SQLite, 200 players over 30 tables, 30 s
     python benchmarks/load.py --database postgresql://postgres@127.0.0.1/postgres --processes 2 \\
