@@ -21,7 +21,7 @@ from croupier.server import heap as heap_module
 from croupier.server.heap import BACKSTOP, PAUSE_BUCKETS, Heap, Pauses
 from croupier.server.service import Settings
 
-pytestmark = pytest.mark.skipif(not heap_module.GENERATIONAL, reason="Python 3.14's collector is incremental")
+generational = pytest.mark.skipif(not heap_module.GENERATIONAL, reason="Python 3.14's collector is incremental")
 
 
 @pytest.fixture(autouse=True)
@@ -47,6 +47,7 @@ def old_cycle(freed: asyncio.Event) -> None:
     gc.collect(1)  # they outlive the young generations: now in the oldest
 
 
+@generational
 def test_a_cycle_left_in_the_oldest_generation_is_freed_by_the_servers_full_collection() -> None:
     asyncio.run(a_cycle_freed())
 
@@ -76,6 +77,7 @@ async def a_cycle_freed() -> None:
     assert sum(pauses.buckets[0]) == counted  # no longer counted
 
 
+@generational
 def test_one_heap_holds_the_collector_at_a_time_and_stops_safely() -> None:
     asyncio.run(one_at_a_time())
 
@@ -99,6 +101,7 @@ async def one_at_a_time() -> None:
     assert gc.get_threshold() == before
 
 
+@generational
 def test_a_failing_full_collection_is_logged_and_the_timer_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
     async def failing() -> int:
         heap = Heap(0.01, Pauses())
@@ -141,6 +144,7 @@ def test_a_heap_needs_a_positive_time_between_full_collections(every: float) -> 
         Heap(every, Pauses())
 
 
+@generational
 def test_a_serving_application_counts_its_collections_in_its_metrics(tmp_path: Any) -> None:
     """The heap is the application's while it serves: its pauses in ``croupier_gc_pause_seconds``, the
     collector's thresholds given back when it stops."""
