@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from croupier.server.auth import Identity
 from croupier.server.commands import Command, Refused
-from croupier.server.models import Account
+from croupier.server.models import Account, BetRecord, Entry, LedgerTransaction, Settlement, Wallet
 from tests.server.conftest import Server, statements
 
 TABLE = 2  # online-1 (live-online blackjack): 5.00-500.00, chip 1.00
@@ -130,8 +130,30 @@ def test_a_groups_money_moves_by_one_statement(server: Server) -> None:
     with statements() as seen:
         answers = together(server, [("ana", "1", "10"), ("ben", "2", "20"), ("chen", "3", "40")])
     assert [a["balance"] for a in answers if isinstance(a, dict)] == ["990.00", "980.00", "960.00"], answers
-    assert len([s for s in seen if s.startswith("UPDATE wallets")]) == 1, seen
-    assert len([s for s in seen if s.startswith("INSERT INTO ledger_transactions")]) == 1, seen
+    assert len([s for s in seen if "UPDATE wallets" in s]) == 1, seen
+    assert len([s for s in seen if "INSERT INTO ledger_transactions" in s]) == 1, seen
+
+
+def test_a_groups_writes_on_postgresql_are_two_statements(server: Server) -> None:
+    """On PostgreSQL a group's wallets are locked and moved by one statement, and its ledger transactions,
+    their entries, the bets and the stored answers inserted by one more (croupier.server.pgbatch); nothing
+    else is sent but the lease's fence (and, for a round's first bets, the round's record)."""
+    if server.service.engine is None or server.service.engine.dialect.name != "postgresql":
+        pytest.skip("the plain statements of SQLite: test_a_groups_money_moves_by_one_statement")
+    together(server, [("ana", "1", "10")])  # the round's record made before
+    with statements() as seen:
+        answers = together(server, [("ben", "2", "20"), ("chen", "3", "40")])
+    assert [a["balance"] for a in answers if isinstance(a, dict)] == ["980.00", "960.00"], answers
+    reads = (
+        "SELECT game_tables.epoch",
+        "SELECT accounts.name",
+        "SELECT wallets.id FROM wallets WHERE wallets.account_id",
+    )
+    writes = [s for s in seen if not s.startswith(reads)]  # the fence, the test's names, a wallet's id found once
+    assert len(writes) == 2, seen
+    assert "FOR UPDATE" in writes[0] and "UPDATE wallets" in writes[0], writes
+    for table in ("ledger_transactions", "ledger_entries", "bets", "idempotency"):
+        assert f"INSERT INTO {table} " in writes[1], writes
 
 
 def test_a_bet_refused_for_its_balance_leaves_its_box_to_the_next_bet_of_the_group(server: Server) -> None:
@@ -247,3 +269,51 @@ def test_a_bet_sent_again_in_a_later_group_gets_its_first_answer_and_moves_no_mo
     assert isinstance(reused[0], Refused) and reused[0].status == 422 and "different request" in str(reused[0])
     assert isinstance(reused[1], dict), reused
     assert server.balance(ana) == "990.00"
+
+
+def test_each_bet_and_settlement_names_its_own_ledger_transaction(server: Server) -> None:
+    """The bets' and the settlements' records are written with the group's ledger transactions (on PostgreSQL
+    in one statement, each naming its transaction by its place in the group): each names the transaction
+    that moved its own player's money, by its own amount."""
+    players = {name: server.login(name) for name in ("ana", "ben", "chen")}
+    answers = together(server, [("ana", "1", "10"), ("ben", "2", "20"), ("chen", "3", "40")])
+    assert all(isinstance(answer, dict) for answer in answers), answers
+    for _ in range(4):  # the betting window closes, the cards are dealt
+        if server.view(TABLE)["phase"] == "playing":
+            break
+        server.advance(10)
+    server.play_out(TABLE, players)
+
+    async def read() -> tuple[list[Any], list[Any], dict[int, tuple[str, dict[int, int]]]]:
+        async with server.service.reader() as session:
+            bets = (
+                await session.execute(select(BetRecord.account_id, BetRecord.amount, BetRecord.transaction_id))
+            ).all()
+            settled = (
+                await session.execute(select(Settlement.account_id, Settlement.returned, Settlement.transaction_id))
+            ).all()
+            wallets = dict((await session.execute(select(Wallet.id, Wallet.account_id))).all())
+            moved: dict[int, tuple[str, dict[int, int]]] = {}
+            rows = await session.execute(
+                select(LedgerTransaction.id, LedgerTransaction.kind, Entry.wallet_id, Entry.amount).join(
+                    Entry, Entry.transaction_id == LedgerTransaction.id
+                )
+            )
+            for transaction, kind, wallet, amount in rows.all():
+                owner = wallets[wallet]
+                if owner is not None:
+                    moved.setdefault(transaction, (kind, {}))[1][owner] = amount
+        return list(bets), list(settled), moved
+
+    bets, settled, moved = server.client.portal.call(read)
+    assert sorted(amount for _account, amount, _tx in bets) == [1000, 2000, 4000]
+    for account, amount, transaction in bets:
+        assert moved[transaction] == ("bet", {account: -amount}), (account, moved[transaction])
+    assert len(settled) == 3, settled
+    for account, returned, transaction in settled:
+        kind, players_moved = moved.get(transaction, ("settle", {}))
+        assert kind == "settle" and players_moved.get(account, 0) == returned, (
+            account,
+            returned,
+            moved.get(transaction),
+        )

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import insert
+from sqlalchemy import Table
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from croupier.errors import CroupierError, MoneyError
@@ -37,8 +37,6 @@ from croupier.server.db import retrying
 from croupier.server.models import BetRecord, IdempotencyRecord
 
 if TYPE_CHECKING:
-    from sqlalchemy.ext.asyncio import AsyncSession
-
     from croupier.server.actor import TableActor
     from croupier.server.game_round import GameRound
     from croupier.server.models import LedgerTransaction
@@ -233,18 +231,19 @@ async def take(actor: TableActor, group: list[Bet]) -> list[Bet]:
         try:
             async with actor.sessions() as session, session.begin() as transaction:
                 round_id = await stakes.round_record(actor, session)
-                await stakes.lock_bettors(actor, session, [bet.command.identity.id for bet in group])
                 postings = ledger.Postings(session, "bet", actor.clock.now(), [actor.own_wallets().in_play])
+                # (the group's update locks its wallets; a bet alone locks its player's, then the table's)
                 at_once = await _all_at_once(actor, round_.trial(), group, postings, round_id) if together else None
                 if at_once is None:  # a bet alone, or a player short: one by one, to know whose bet is refused
+                    if together:
+                        await stakes.lock_bettors(actor, session, [bet.command.identity.id for bet in group])
                     taken = await _one_by_one(actor, round_.trial() if together else round_, group, postings, round_id)
                 else:
                     taken = at_once
                 if not taken:
                     await transaction.rollback()  # no bet stands: not even the round's record is kept
                     return round_id, taken
-                await postings.write()
-                await _records(actor, session, round_id, taken)
+                await postings.write(_records(actor, round_id, taken))
         except BaseException:
             for bet in reversed(taken):  # nothing was kept: neither are the seats the bets took
                 _leave(actor, bet)
@@ -340,9 +339,9 @@ async def _one_by_one(
     return taken
 
 
-async def _records(actor: TableActor, session: AsyncSession, round_id: int, taken: list[Bet]) -> None:
-    """The bets' records and their answers, kept with their keys: one insert each, written with the
-    group's commit."""
+def _records(actor: TableActor, round_id: int, taken: list[Bet]) -> list[tuple[Table, list[dict[str, Any]]]]:
+    """The bets' records and their answers, kept with their keys: written with the group's ledger
+    transactions (``ledger.Postings.write``), each bet's record naming its transaction."""
     now = actor.clock.now()
     bets, answers = [], []
     for bet in taken:
@@ -356,7 +355,7 @@ async def _records(actor: TableActor, session: AsyncSession, round_id: int, take
                 "spot": bet.spot,
                 "amount": bet.cents,
                 "balance_after": bet.balance,
-                "transaction_id": bet.ledger.id,
+                "transaction_id": bet.ledger,
                 "created_at": now,
             }
         )
@@ -370,9 +369,7 @@ async def _records(actor: TableActor, session: AsyncSession, round_id: int, take
         keyed = actor.keyed(bet.command)
         if keyed is not None:
             answers.append(keyed.row(bet.answer, now))
-    await session.execute(insert(BetRecord), bets)
-    if answers:
-        await session.execute(insert(IdempotencyRecord), answers)
+    return [(BetRecord.__table__, bets), (IdempotencyRecord.__table__, answers)]  # type: ignore[list-item]
 
 
 @contextlib.contextmanager

@@ -20,16 +20,18 @@ transactions of two tables share no row but a player's who plays at both.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from typing import Any
 
-from sqlalchemy import BigInteger, and_, case, func, insert, literal, or_, select, text, update
+from sqlalchemy import BigInteger, Table, and_, case, func, insert, literal, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement
 
 from croupier.errors import CroupierError
+from croupier.server import pgbatch
 from croupier.server.clock import SystemClock
 from croupier.server.models import Entry, LedgerTransaction, Wallet
 
@@ -281,14 +283,17 @@ class Postings:
         return record, balances
 
     async def post_all(
-        self, postings: Sequence[tuple[Sequence[tuple[int, int]], int | None, str]]
+        self, postings: Sequence[tuple[Sequence[tuple[int, int]], int | None, str]], lock: Iterable[int] = ()
     ) -> list[tuple[LedgerTransaction, dict[int, int]]] | None:
         """Balanced transactions (each its moves, its round and its memo) posted together: every wallet they
         move, the system's with the players', by one conditional ``UPDATE … RETURNING``. Each comes back
         with its player's balance after it, as from :meth:`post` one after another in this order. None when
         a player's wallet cannot take the sum of its moves (it would go below zero or past
         :data:`MAX_BALANCE`): then no wallet has changed, and the caller posts them one by one
-        (:meth:`post`) to learn which cannot."""
+        (:meth:`post`) to learn which cannot, after :func:`lock_wallets` (a None may come before any wallet
+        was locked). On PostgreSQL the same statement first locks every wallet it moves and those of
+        ``lock``, in :data:`LOCK_ORDER` (croupier.server.pgbatch); on SQLite the transaction holds the
+        database's write lock already."""
         each = [self._merged(moves) for moves, _round, _memo in postings]
         totals: dict[int, int] = {}
         for merged, _players in each:
@@ -302,7 +307,10 @@ class Postings:
         moved = {wallet: cents for wallet, cents in totals.items() if cents}
         finals: dict[int, int] = {}
         if moved:
-            finals = await _move_many(self.session, moved, players)
+            if self.session.get_bind().dialect.name == "postgresql":
+                finals = await pgbatch.move_locked(self.session, moved, players, MAX_BALANCE, lock)
+            else:
+                finals = await _move_many(self.session, moved, players)
             if finals.keys() != moved.keys():  # a player short (or a wallet of the wrong kind): all put back
                 if finals:
                     await _move_many(self.session, {wallet: -moved[wallet] for wallet in finals}, None)
@@ -320,9 +328,11 @@ class Postings:
             self.records.append((record, merged))
         return posted
 
-    async def write(self) -> None:
+    async def write(self, riders: Sequence[tuple[Table, Sequence[Mapping[str, Any]]]] = ()) -> None:
         """The system wallets that :meth:`post` left unmoved, each by its sum, and the transactions with
-        their entries (their ids are known after)."""
+        their entries (their ids are known after), and ``riders``: rows of other tables (a table and its
+        rows), a row's ``transaction_id`` one of the transactions posted here (replaced by its id). On
+        PostgreSQL the transactions, entries and riders go in one statement (croupier.server.pgbatch)."""
         sums: dict[int, int] = {}
         for moves in self.unmoved:
             for wallet, amount in moves.items():
@@ -338,6 +348,9 @@ class Postings:
                 )
                 if moved.first() is None:  # never half a transaction: the whole of the caller's is rolled back
                     raise LedgerError(f"ledger: wallet {wallet} is not a system wallet; nothing is posted")
+        if self.session.get_bind().dialect.name == "postgresql":
+            await pgbatch.insert_all(self.session, self.kind, self.now, self.records, riders)
+            return
         await insert_transactions(self.session, [record for record, _moves in self.records])
         entries = [
             {"transaction_id": record.id, "wallet_id": wallet, "amount": amount}
@@ -346,6 +359,16 @@ class Postings:
         ]
         if entries:  # all of them in one statement (the ORM's flush would insert them one by one)
             await self.session.execute(insert(Entry), entries)
+        for table, rows in riders:
+            if rows:
+                await self.session.execute(insert(table), [_with_id(row) for row in rows])
+
+
+def _with_id(row: Mapping[str, Any]) -> dict[str, Any]:
+    """``row`` with its ``transaction_id`` (a :class:`LedgerTransaction`, inserted) as that one's id."""
+    if isinstance(row.get("transaction_id"), LedgerTransaction):
+        return {**row, "transaction_id": row["transaction_id"].id}
+    return dict(row)
 
 
 async def _move_many(session: AsyncSession, moves: dict[int, int], players: Sequence[int] | None) -> dict[int, int]:

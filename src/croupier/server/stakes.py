@@ -8,7 +8,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from croupier.money import format_amount
@@ -198,7 +198,7 @@ async def settle(actor: TableActor, session: AsyncSession, record: RoundRecord, 
     wallets = {account_id: await player_wallet(actor, session, account_id) for account_id in actor.accounts.values()}
     # every wallet of the settlement (the players', the house's, the money in play), locked at once in one
     # global order: a push moves no house money, yet the house is locked with the rest (no deadlock)
-    await ledger.lock_wallets(session, [own.in_play, own.house, *wallets.values()])
+    every = [own.in_play, own.house, *wallets.values()]
     postings = ledger.Postings(session, "settle", actor.clock.now(), [own.in_play, own.house])
     bettors = sorted(actor.accounts.items())
     moves: list[tuple[int, int, int, list[tuple[int, int]]]] = []
@@ -214,8 +214,9 @@ async def settle(actor: TableActor, session: AsyncSession, record: RoundRecord, 
             )
         )
     memo = f"round {record.id} settled"
-    posted = await postings.post_all([(each, record.id, memo) for *_sums, each in moves])
+    posted = await postings.post_all([(each, record.id, memo) for *_sums, each in moves], lock=every)
     if posted is None:  # a wallet past the most it holds: posted one by one, the refusal names whose
+        await ledger.lock_wallets(session, every)
         posted = [
             await postings.post(each, round_id=record.id, memo=memo, who=player)
             for (player, _id), (*_sums, each) in zip(bettors, moves, strict=True)
@@ -226,7 +227,6 @@ async def settle(actor: TableActor, session: AsyncSession, record: RoundRecord, 
             bettors, moves, posted, strict=True
         )
     ]
-    await postings.write()
     unmoved = [wallets[account_id] for account_id, *_rest, balance in results if balance is None]
     found: dict[int, int] = {}
     if unmoved:  # a bettor who lost all: their wallet did not move, its balance is read (one query for all)
@@ -244,11 +244,10 @@ async def settle(actor: TableActor, session: AsyncSession, record: RoundRecord, 
                 "returned": returned,
                 "balance_before": actor.balance_before.get(account_id, balance_after - gain),
                 "balance_after": balance_after,
-                "transaction_id": transaction.id,
+                "transaction_id": transaction,
             }
         )
-    if rows:  # one statement for the table's settlements
-        await session.execute(insert(Settlement), rows)
+    await postings.write([(Settlement.__table__, rows)])  # type: ignore[list-item]
     record.status = "settled"
     record.ended_at = actor.clock.now()
     record.spec = round_.spec()
