@@ -13,13 +13,15 @@ Run (timed, ``--seconds`` after ``--warmup``):
 
 - each bot bets on one box of one table (the first 7 of a table each take a box, the next 7 bet behind
   them, Art. 13: at most 14 a table), its WebSocket on one of the processes
-  (round robin, whichever runs its table); on ``betting_open`` it bets 10.00 (REST, to the same
-  process, with an Idempotency-Key); on an ``await`` that names it it hits or stands at random (REST);
+  (round robin, whichever runs its table; ``--by-table``: the process that runs its table, as a load
+  balancer that routes a table's players by table would send them), opened with ``?batch=1`` as the
+  browser tables open theirs (the events that come together arrive as one message; ``--unbatched``: a
+  message for each event); on ``betting_open`` it bets 10.00 (REST, to the same process, with an
+  Idempotency-Key); on an ``await`` that names it it hits or stands at random (REST);
 - ``--bot-processes`` child processes share the bots out (each a part of them, its own event loop), so
   that the clients' process is not what sets the figures;
 - ``--watchers`` WebSockets (not signed in) watch the first bot table, spread over the processes, held
-  by ``--watcher-processes`` child processes of their own, opened with ``?batch=1`` (the events that come
-  together arrive as one message, as at the browser tables; ``--unbatched``: a message for each event);
+  by ``--watcher-processes`` child processes of their own, opened with ``?batch=1`` as the bots' are;
 - ``--logins`` sign-ins (``load-N``, password ``demo``, argon2 on the server) are sent evenly within one
   second, half-way through the timed run.
 
@@ -372,16 +374,20 @@ def timers(message: dict[str, Any], figures: Figures) -> None:
         figures.late_ms[(table, closes.isoformat())] = (closes, late)
 
 
-async def play(bot: Bot, figures: Figures, stop: asyncio.Event) -> None:
+async def play(bot: Bot, figures: Figures, stop: asyncio.Event, batch: bool) -> None:
     line = Line(bot.base)
     try:
-        await _play(bot, line, figures, stop)
+        await _play(bot, line, figures, stop, batch)
     finally:
         line.close()
 
 
-async def _play(bot: Bot, line: Line, figures: Figures, stop: asyncio.Event) -> None:
-    url = bot.base.replace("http://", "ws://") + f"/ws/tables/{bot.table}?token={bot.token}"
+async def _play(bot: Bot, line: Line, figures: Figures, stop: asyncio.Event, batch: bool) -> None:
+    url = (
+        bot.base.replace("http://", "ws://")
+        + f"/ws/tables/{bot.table}?token={bot.token}"
+        + ("&batch=1" if batch else "")
+    )
     async with connect(url, max_queue=None, ping_interval=None, open_timeout=60) as socket:
 
         async def close_at_stop() -> None:  # (a timeout on every read costs the bots' CPU a timer each)
@@ -402,36 +408,41 @@ async def _read(bot: Bot, line: Line, figures: Figures, socket: Any) -> None:
     async for raw in socket:
         arrived = time.monotonic()
         message = json.loads(raw)
-        if message.get("type") != "event":
-            continue
-        event = message["event"]
-        kind = event.get("type")
-        if "at" in message and figures.measuring:
-            lag = (datetime.now(UTC) - datetime.fromisoformat(message["at"])).total_seconds()
-            figures.delivery_ms.append(max(lag, 0.0) * 1000)
-        if kind in ("betting_open", "no_more_bets"):
-            timers(message, figures)
-        if kind == "round_over" and figures.measuring:
-            (figures.voided if event.get("voided") else figures.settled).add((message["table"], event["round"]))
-        elif kind == "betting_open":
-            bot.bets += 1
-            answer = await send(
-                line, bot, f"/api/tables/{bot.table}/bets", {"spot": str(bot.box), "amount": "10"}, figures
-            )
-            if account(bot, figures, "bet", answer) and figures.measuring:
-                figures.bet_ms.append((time.monotonic() - arrived) * 1000)
-                figures.bet_server_ms.extend(ms for ms in (server_ms(answer),) if ms is not None)
-        elif kind == "await" and event.get("kind") == "decision" and event.get("player") == bot.name:
-            choice = decide(bot, message.get("your_actions") or [])
-            if choice is None:
-                figures.errors.append(f"{bot.name}: asked to decide with no actions (your_actions missing)")
-                continue
-            answer = await send(line, bot, f"/api/tables/{bot.table}/actions", choice, figures)
-            if account(bot, figures, "action", answer):
-                bot.decisions += 1
-                if figures.measuring:
-                    figures.decision_ms.append((time.monotonic() - arrived) * 1000)
-                    figures.decision_server_ms.extend(ms for ms in (server_ms(answer),) if ms is not None)
+        for each in message["events"] if message.get("type") == "events" else [message]:
+            await _answer(bot, line, figures, each, arrived)
+            arrived = time.monotonic()  # the next event of the message is taken now
+
+
+async def _answer(bot: Bot, line: Line, figures: Figures, message: dict[str, Any], arrived: float) -> None:
+    """One event the bot got (``arrived``: when its message came), answered as it asks."""
+    if message.get("type") != "event":
+        return
+    event = message["event"]
+    kind = event.get("type")
+    if "at" in message and figures.measuring:
+        lag = (datetime.now(UTC) - datetime.fromisoformat(message["at"])).total_seconds()
+        figures.delivery_ms.append(max(lag, 0.0) * 1000)
+    if kind in ("betting_open", "no_more_bets"):
+        timers(message, figures)
+    if kind == "round_over" and figures.measuring:
+        (figures.voided if event.get("voided") else figures.settled).add((message["table"], event["round"]))
+    elif kind == "betting_open":
+        bot.bets += 1
+        answer = await send(line, bot, f"/api/tables/{bot.table}/bets", {"spot": str(bot.box), "amount": "10"}, figures)
+        if account(bot, figures, "bet", answer) and figures.measuring:
+            figures.bet_ms.append((time.monotonic() - arrived) * 1000)
+            figures.bet_server_ms.extend(ms for ms in (server_ms(answer),) if ms is not None)
+    elif kind == "await" and event.get("kind") == "decision" and event.get("player") == bot.name:
+        choice = decide(bot, message.get("your_actions") or [])
+        if choice is None:
+            figures.errors.append(f"{bot.name}: asked to decide with no actions (your_actions missing)")
+            return
+        answer = await send(line, bot, f"/api/tables/{bot.table}/actions", choice, figures)
+        if account(bot, figures, "action", answer):
+            bot.decisions += 1
+            if figures.measuring:
+                figures.decision_ms.append((time.monotonic() - arrived) * 1000)
+                figures.decision_server_ms.extend(ms for ms in (server_ms(answer),) if ms is not None)
 
 
 def decide(bot: Bot, actions: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -643,7 +654,7 @@ def cpu_seconds(pid: int) -> float:
 async def drive(bots: list[Bot], bases: list[str], args: argparse.Namespace, pids: list[int]) -> tuple[Figures, float]:
     figures = Figures()
     stop = asyncio.Event()
-    tasks = [asyncio.create_task(play(bot, figures, stop)) for bot in bots]
+    tasks = [asyncio.create_task(play(bot, figures, stop, not args.unbatched)) for bot in bots]
     await asyncio.sleep(args.warmup)
     figures.measuring = True
     began, cpu = time.monotonic(), [cpu_seconds(pid) for pid in pids]
@@ -673,12 +684,26 @@ def play_part(bots: list[Bot], bases: list[str], args: argparse.Namespace, pids:
     out.send((figures, elapsed, [(bot.bets, bot.decisions, bot.refused) for bot in bots]))
 
 
-def drive_all(bots: list[Bot], bases: list[str], args: argparse.Namespace, pids: list[int]) -> tuple[Figures, float]:
+def owners(bases: list[str]) -> dict[int, str]:
+    """Each table's process, as the processes' lobbies say now (a table another process runs is
+    ``elsewhere`` in a lobby)."""
+    found: dict[int, str] = {}
+    for base in bases:
+        for table in httpx.get(base + "/api/tables", timeout=30).json():
+            if table["phase"] not in ("elsewhere", "starting", "closed"):
+                found[int(table["id"])] = base
+    return found
+
+
+def drive_all(
+    bots: list[Bot], bases: list[str], args: argparse.Namespace, pids: list[int], routes: dict[int, str]
+) -> tuple[Figures, float]:
     """The bots, in this process or shared out to ``--bot-processes`` child processes (a Python process
     drives a few hundred sockets before its own event loop, not the server, sets the figures); the
-    figures merged. The sign-in storm is sent by the first."""
+    figures merged. The sign-in storm is sent by the first. ``routes``: the process of each table whose
+    players go to the process that runs it; the others' go round robin."""
     for i, bot in enumerate(bots):
-        bot.base = bases[i % len(bases)]  # its socket and its requests, at one process
+        bot.base = routes.get(bot.table, bases[i % len(bases)])  # its socket and its requests, at one process
     count = min(args.bot_processes, len(bots))
     if count <= 1:
         return asyncio.run(drive(bots, bases, args, pids))
@@ -769,9 +794,16 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=30, help="blackjack tables they sit at (default 30)")
     parser.add_argument("--watchers", type=int, default=0, help="sockets watching the first bot table")
     parser.add_argument(
-        "--unbatched", action="store_true", help="watchers without ?batch=1: a message for each event, not each burst"
+        "--unbatched",
+        action="store_true",
+        help="bots and watchers without ?batch=1: a message for each event, not each burst",
     )
     parser.add_argument("--watcher-processes", type=int, default=0, help="child processes for them (0: 1 a 2,500)")
+    parser.add_argument(
+        "--by-table",
+        action="store_true",
+        help="each bot at the process that runs its table (as a load balancer that routes by table), not round robin",
+    )
     parser.add_argument("--bot-processes", type=int, default=1, help="child processes for the bots (default 1)")
     parser.add_argument("--logins", type=int, default=0, help="sign-ins sent within 1 s half-way through")
     parser.add_argument("--seconds", type=float, default=30.0, help="timed play (default 30)")
@@ -887,7 +919,8 @@ def run(args: argparse.Namespace, url: str, kind: str, directory: Path, servers:
         if receive.poll(600):
             receive.recv()
     pids = [server.process.pid for server in servers if server.process is not None]
-    figures, elapsed = drive_all(bots, bases, args, pids)
+    routes = owners(bases) if args.by_table and len(bases) > 1 else {}
+    figures, elapsed = drive_all(bots, bases, args, pids, routes)
     collect_watchers(watchers, figures)
     report(args, figures, elapsed, bots, kind)
     print_collections(bases)

@@ -111,3 +111,50 @@ def test_each_run_says_which_releases_it_ran_on() -> None:
     assert said.startswith("stack: Python 3.")
     assert f"sqlalchemy {metadata.version('sqlalchemy')}" in said and f"fastapi {metadata.version('fastapi')}" in said
     assert said.count(",") == len(load.STACK)
+
+
+def test_a_bot_answers_each_event_of_a_batched_message() -> None:
+    """The bots open their sockets as the browser does (``?batch=1``): a message of several events is
+    taken event by event, so a ``betting_open`` inside one is bet on and an ``await`` that names the bot
+    decided, as when each came alone."""
+    keys: list[str] = []
+
+    class Socket:
+        def __init__(self, messages: list[str]) -> None:
+            self.messages = messages
+
+        def __aiter__(self) -> Socket:
+            return self
+
+        async def __anext__(self) -> str:
+            if not self.messages:
+                raise StopAsyncIteration
+            return self.messages.pop(0)
+
+    async def go() -> Bot:
+        server = await _serve(0, keys, [])
+        port = server.sockets[0].getsockname()[1]
+        bot = Bot("load-1", "token", 1, 1, random.Random(1), base=f"http://127.0.0.1:{port}")
+        line = Line(bot.base)
+        opened = {
+            "type": "event",
+            "table": 1,
+            "event": {"type": "betting_open", "closes_at": "2026-12-07T00:00:05+00:00"},
+        }
+        asked = {
+            "type": "event",
+            "table": 1,
+            "event": {"type": "await", "kind": "decision", "player": "load-1"},
+            "your_actions": [{"type": "stand", "box": 1, "hand": 0}],
+        }
+        batch = {"type": "events", "events": [{"type": "event", "table": 1, "event": {"type": "shuffle"}}, opened]}
+        try:
+            await load._read(bot, line, Figures(), Socket([load.json.dumps(batch), load.json.dumps(asked)]))
+        finally:
+            line.close()
+            server.close()
+        return bot
+
+    bot = asyncio.run(go())
+    assert (bot.bets, bot.decisions) == (1, 1)
+    assert len(keys) == 2
