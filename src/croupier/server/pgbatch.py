@@ -13,12 +13,13 @@ statements cost no round trip, keeps the plain statements (croupier.server.ledge
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Table, text
+from sqlalchemy import JSON, Table, TextClause, text
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -71,6 +72,11 @@ async def move_locked(
 _DIALECT = postgresql.dialect()  # type: ignore[no-untyped-call]
 
 
+@functools.lru_cache(maxsize=256)
+def _sql_type(table: Table, column: str) -> str:
+    return str(table.c[column].type.compile(_DIALECT))
+
+
 def _rows_part(name: str, table: Table, rows: Sequence[Mapping[str, Any]], params: dict[str, Any]) -> str:
     """An ``INSERT … SELECT … FROM unnest(…)`` of ``rows`` into ``table`` (each column an array parameter);
     a value of ``transaction_id`` is the 1-based number of a transaction of the statement's ``ids``."""
@@ -79,7 +85,7 @@ def _rows_part(name: str, table: Table, rows: Sequence[Mapping[str, Any]], param
     for column in columns:
         sql_type = table.c[column].type
         is_json = isinstance(sql_type, JSON)
-        cast = "TEXT" if is_json else ("INTEGER" if column == "transaction_id" else sql_type.compile(_DIALECT))
+        cast = "TEXT" if is_json else ("INTEGER" if column == "transaction_id" else _sql_type(table, column))
         key = f"{name}_{column}"
         params[key] = [json.dumps(row[column]) if is_json else row[column] for row in rows]
         arrays.append(f"CAST(:{key} AS {cast}[])")
@@ -135,10 +141,16 @@ async def insert_all(
         if rows:
             named = [{**row, **_numbered(row, number)} for row in rows]
             parts.append(_rows_part(f"rows{n}", table, named, params))
-    result = await session.execute(text("WITH " + ", ".join(parts) + " SELECT n, id FROM ids"), params)
+    result = await session.execute(_statement("WITH " + ", ".join(parts) + " SELECT n, id FROM ids"), params)
     ids: dict[int, int] = {int(n): int(i) for n, i in result.all()}
     for n, (record, _moves) in enumerate(records, start=1):
         record.id = int(ids[n])
+
+
+@functools.lru_cache(maxsize=64)
+def _statement(sql: str) -> TextClause:
+    """``sql`` as a statement, made once (its text is one of a few: the tables and columns of a group)."""
+    return text(sql)
 
 
 def _numbered(row: Mapping[str, Any], number: Mapping[int, int]) -> dict[str, Any]:
