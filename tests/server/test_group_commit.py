@@ -274,7 +274,9 @@ def test_a_bet_sent_again_in_a_later_group_gets_its_first_answer_and_moves_no_mo
 def test_each_bet_and_settlement_names_its_own_ledger_transaction(server: Server) -> None:
     """The bets' and the settlements' records are written with the group's ledger transactions (on PostgreSQL
     in one statement, each naming its transaction by its place in the group): each names the transaction
-    that moved its own player's money, by its own amount."""
+    that moved its own money: a bet's, its player's wallet by its amount; a settlement's, the money in play
+    by its player's stake (different for each player here, so a settlement that named another's
+    transaction is seen whether its player won or lost) and its player's wallet by what was returned."""
     players = {name: server.login(name) for name in ("ana", "ben", "chen")}
     answers = together(server, [("ana", "1", "10"), ("ben", "2", "20"), ("chen", "3", "40")])
     assert all(isinstance(answer, dict) for answer in answers), answers
@@ -284,15 +286,20 @@ def test_each_bet_and_settlement_names_its_own_ledger_transaction(server: Server
         server.advance(10)
     server.play_out(TABLE, players)
 
-    async def read() -> tuple[list[Any], list[Any], dict[int, tuple[str, dict[int, int]]]]:
+    async def read() -> tuple[list[Any], list[Any], dict[int, Any], dict[int, tuple[str, dict[int, int]]]]:
         async with server.service.reader() as session:
             bets = (
                 await session.execute(select(BetRecord.account_id, BetRecord.amount, BetRecord.transaction_id))
             ).all()
             settled = (
-                await session.execute(select(Settlement.account_id, Settlement.returned, Settlement.transaction_id))
+                await session.execute(
+                    select(Settlement.account_id, Settlement.staked, Settlement.returned, Settlement.transaction_id)
+                )
             ).all()
-            wallets = dict((await session.execute(select(Wallet.id, Wallet.account_id))).all())
+            wallets = {
+                row[0]: row[1:]
+                for row in (await session.execute(select(Wallet.id, Wallet.account_id, Wallet.kind))).all()
+            }
             moved: dict[int, tuple[str, dict[int, int]]] = {}
             rows = await session.execute(
                 select(LedgerTransaction.id, LedgerTransaction.kind, Entry.wallet_id, Entry.amount).join(
@@ -300,20 +307,19 @@ def test_each_bet_and_settlement_names_its_own_ledger_transaction(server: Server
                 )
             )
             for transaction, kind, wallet, amount in rows.all():
-                owner = wallets[wallet]
-                if owner is not None:
-                    moved.setdefault(transaction, (kind, {}))[1][owner] = amount
-        return list(bets), list(settled), moved
+                moved.setdefault(transaction, (kind, {}))[1][wallet] = amount
+        return list(bets), list(settled), wallets, moved
 
-    bets, settled, moved = server.client.portal.call(read)
+    bets, settled, wallets, moved = server.client.portal.call(read)
+    mine = {account: wallet for wallet, (account, _kind) in wallets.items() if account is not None}
+    in_play = [wallet for wallet, (account, kind) in wallets.items() if kind == "in_play" and account is None]
     assert sorted(amount for _account, amount, _tx in bets) == [1000, 2000, 4000]
     for account, amount, transaction in bets:
-        assert moved[transaction] == ("bet", {account: -amount}), (account, moved[transaction])
-    assert len(settled) == 3, settled
-    for account, returned, transaction in settled:
-        kind, players_moved = moved.get(transaction, ("settle", {}))
-        assert kind == "settle" and players_moved.get(account, 0) == returned, (
-            account,
-            returned,
-            moved.get(transaction),
-        )
+        kind, entries = moved[transaction]
+        assert kind == "bet" and entries[mine[account]] == -amount, (account, moved[transaction])
+    assert sorted(staked for _account, staked, _returned, _tx in settled) == [1000, 2000, 4000], settled
+    for account, staked, returned, transaction in settled:
+        kind, entries = moved[transaction]
+        assert kind == "settle", (account, moved[transaction])
+        assert sum(entries.get(wallet, 0) for wallet in in_play) == -staked, (account, staked, entries)
+        assert entries.get(mine[account], 0) == returned, (account, returned, entries)

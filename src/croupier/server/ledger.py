@@ -12,10 +12,12 @@ A balance changes by one conditional ``UPDATE … RETURNING``: a player's wallet
 stays at or above zero, atomically, so fifty concurrent bets for a whole balance leave exactly one
 taken, on SQLite and on PostgreSQL alike. Wallets are locked in one order (:data:`LOCK_ORDER`: the
 players', then the system's), and a transaction of several postings (a settlement, a refund, a
-decision's stakes, a group of bets) locks all its wallets at its start (:func:`lock_wallets`), so that
-two transactions never wait on each other in a circle. A single posting (a deposit) locks the system's
-wallet it moves by its update, last. Since every table moves only its own system wallets, the
-transactions of two tables share no row but a player's who plays at both.
+decision's stakes, a group of bets) locks all its wallets before it moves any (:func:`lock_wallets`; on
+PostgreSQL a group's :meth:`Postings.post_all` locks them by the statement that moves them,
+croupier.server.pgbatch), so that two transactions never wait on each other in a circle. A single
+posting (a deposit, a lone bet) locks its player's wallet by its update, and the system's wallet it moves
+by its update, last. Since every table moves only its own system wallets, the transactions of two tables
+share no row but a player's who plays at both.
 """
 
 from __future__ import annotations

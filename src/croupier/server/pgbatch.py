@@ -2,13 +2,14 @@
 size (so each connection prepares it once): the wallets locked and moved, then the ledger's transactions,
 their entries and the rows that name them (the bets, the stored answers, the settlements) inserted.
 
-A table's group of bets was ten round trips to the database, one after the other: BEGIN, the lease's
+A table's group of bets was nine round trips to the database, one after the other: BEGIN, the lease's
 fence, the wallets' lock, their update, the transactions, their entries, the bets, the stored answers,
 COMMIT. Under a studio's load every round trip is also a turn of a busy event loop, so a bet's answer
 waited on each of them. Here the lock and the update are one statement (:func:`move_locked`), and the
-four inserts one more (:func:`insert_all`): six round trips. What they write, and when it is committed,
-is the same as before; SQLite, whose transaction holds the database's write lock from its start and whose
-statements cost no round trip, keeps the plain statements (croupier.server.ledger).
+four inserts one more (:func:`insert_all`): five round trips (six for a round's first bets, which make
+its record). What they write, and when it is committed, is the same as before; SQLite, whose transaction
+holds the database's write lock from its start and whose statements cost no round trip, keeps the plain
+statements (croupier.server.ledger).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Table, TextClause, text
+from sqlalchemy import JSON, String, Table, TextClause, text
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -44,9 +45,17 @@ MOVE_LOCKED = text(
     """
 )
 """Every wallet of ``locks`` locked in :data:`croupier.server.ledger.LOCK_ORDER` (the players', then the
-system's, each by id): the uncorrelated count is computed once, before the update's first row, so every
-lock is taken, in that order, before any wallet moves. Then each wallet of ``ids`` moved by its ``cents``:
-a player's only if it stays between zero and ``cap``, a system wallet only if it is not a player's."""
+system's, each by id): the uncorrelated count is computed once, before the update's first row (a one-time
+filter of the plan; without it the locking CTE, read by nothing else, would not run at all), so every lock
+is taken, in that order, before any wallet moves. Then each wallet of ``ids`` moved by its ``cents``: a
+player's only if it stays between zero and ``cap``, a system wallet only if it is not a player's.
+
+The statement reads the wallets as they were when it began, before it waited for their locks. A wallet
+that a transaction committing meanwhile changed is checked again as it is now if it passed the condition
+as it was (PostgreSQL's recheck of an updated row); one that failed it as it was is left unmoved, even if
+it would pass now (a player short by then credited by another table's settlement). The caller then takes
+the postings one by one (``ledger.Postings.post_all`` gives None), each by a statement of its own that
+reads the wallet as it is: correct, only slower, in that rare case."""
 
 
 async def move_locked(
@@ -73,19 +82,31 @@ _DIALECT = postgresql.dialect()  # type: ignore[no-untyped-call]
 
 
 @functools.lru_cache(maxsize=256)
-def _sql_type(table: Table, column: str) -> str:
-    return str(table.c[column].type.compile(_DIALECT))
+def _array_of(table: Table, column: str) -> tuple[str, bool]:
+    """The type of ``column``'s array parameter, and whether the column is JSON (sent as its text, as the
+    engine's JSON type sends it: ``json.dumps``, no serializer of its own being set, croupier.server.db). A
+    string is sent as TEXT, so that the insert into a column of a bounded length refuses a value too long
+    (a cast to ``VARCHAR(n)[]`` would cut it short without a word)."""
+    sql_type = table.c[column].type
+    if column == "transaction_id":
+        return "INTEGER", False  # the transaction's number in the statement (:func:`insert_all`)
+    if isinstance(sql_type, JSON):
+        return "TEXT", True
+    if isinstance(sql_type, String):
+        return "TEXT", False
+    return str(sql_type.compile(_DIALECT)), False
 
 
 def _rows_part(name: str, table: Table, rows: Sequence[Mapping[str, Any]], params: dict[str, Any]) -> str:
     """An ``INSERT … SELECT … FROM unnest(…)`` of ``rows`` into ``table`` (each column an array parameter);
-    a value of ``transaction_id`` is the 1-based number of a transaction of the statement's ``ids``."""
+    a value of ``transaction_id`` is the 1-based number of a transaction of the statement's ``ids``. Every
+    row names the same columns."""
     columns = list(rows[0])
+    if any(row.keys() != rows[0].keys() for row in rows):
+        raise ValueError(f"rows for {table.name} name different columns; each is written whole or not at all")
     arrays, selected = [], []
     for column in columns:
-        sql_type = table.c[column].type
-        is_json = isinstance(sql_type, JSON)
-        cast = "TEXT" if is_json else ("INTEGER" if column == "transaction_id" else _sql_type(table, column))
+        cast, is_json = _array_of(table, column)
         key = f"{name}_{column}"
         params[key] = [json.dumps(row[column]) if is_json else row[column] for row in rows]
         arrays.append(f"CAST(:{key} AS {cast}[])")
@@ -112,7 +133,7 @@ async def insert_all(
     """``records`` (each a transaction of ``kind`` made at ``now``, with its moves by wallet) inserted with
     their entries and ``riders`` (rows of other tables; a row's ``transaction_id`` is a transaction of
     ``records``), by one statement; each record given its id."""
-    if not records:
+    if not records and not any(rows for _table, rows in riders):
         return
     params: dict[str, Any] = {
         "count": len(records),
@@ -157,4 +178,7 @@ def _numbered(row: Mapping[str, Any], number: Mapping[int, int]) -> dict[str, An
     """``row``'s ``transaction_id`` (a transaction of the statement) as its number."""
     if "transaction_id" not in row:
         return {}
-    return {"transaction_id": number[id(row["transaction_id"])]}
+    found = number.get(id(row["transaction_id"]))
+    if found is None:
+        raise ValueError("a row written with a group's transactions names a transaction not of the group")
+    return {"transaction_id": found}
