@@ -139,7 +139,7 @@ def test_a_groups_writes_on_postgresql_are_two_statements(server: Server) -> Non
     their entries, the bets and the stored answers inserted by one more (croupier.server.pgbatch); nothing
     else is sent but the lease's fence (and, for a round's first bets, the round's record)."""
     if server.service.engine is None or server.service.engine.dialect.name != "postgresql":
-        pytest.skip("the plain statements of SQLite: test_a_groups_money_moves_by_one_statement")
+        pytest.skip("PostgreSQL only: SQLite keeps its plain statements (test_a_groups_money_moves_by_one_statement)")
     together(server, [("ana", "1", "10")])  # the round's record made before
     with statements() as seen:
         answers = together(server, [("ben", "2", "20"), ("chen", "3", "40")])
