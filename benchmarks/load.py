@@ -414,7 +414,9 @@ async def _read(bot: Bot, line: Line, figures: Figures, socket: Any) -> None:
 
 
 async def _answer(bot: Bot, line: Line, figures: Figures, message: dict[str, Any], arrived: float) -> None:
-    """One event the bot got (``arrived``: when its message came), answered as it asks."""
+    """One event the bot got, answered as it asks (``arrived``: when the bot took it, at its message's
+    coming for the first event of a message, after the answers to the events before it for the others, as
+    when each came as a message of its own)."""
     if message.get("type") != "event":
         return
     event = message["event"]
