@@ -42,20 +42,20 @@ def _raw(url: str) -> str:
 
 
 def test_the_move_locks_every_wallet_it_names_even_one_it_cannot_move(url: str) -> None:
-    """ana's wallet cannot take her debit (it is left unmoved), ben's moves; both are locked by the
-    statement, and the table's wallet too: another connection cannot lock any of them until the
-    transaction ends."""
+    """ana's wallet cannot take her debit (it is left unmoved), ben's moves, chen's is only named to be
+    locked (as a settlement locks a loser's): all are locked by the statement, and the table's wallet
+    too; another connection cannot lock any of them until the transaction ends."""
 
     async def run() -> tuple[dict[int, int], set[int], list[bool]]:
-        engine, (ana, ben), in_play = await _wallets(url, [500, 5000])
+        engine, (ana, ben, chen), in_play = await _wallets(url, [500, 5000, 700])
         other = await asyncpg.connect(_raw(url))
         try:
             async with sessions(engine)() as session, session.begin():
                 moved = await pgbatch.move_locked(
-                    session, {ana: -1000, ben: -1000, in_play: 2000}, [ana, ben], 10**15, lock=[in_play]
+                    session, {ana: -1000, ben: -1000, in_play: 2000}, [ana, ben], 10**15, lock=[in_play, chen]
                 )
                 held = []
-                for wallet in (ana, ben, in_play):
+                for wallet in (ana, ben, chen, in_play):
                     try:
                         await other.fetch("SELECT id FROM wallets WHERE id = $1 FOR UPDATE NOWAIT", wallet)
                         held.append(False)
@@ -69,7 +69,7 @@ def test_the_move_locks_every_wallet_it_names_even_one_it_cannot_move(url: str) 
 
     moved, movable, held = asyncio.run(run())
     assert set(moved) == movable, moved  # ben's and the table's, not ana's
-    assert held == [True, True, True]
+    assert held == [True, True, True, True]
 
 
 def test_a_value_too_long_for_its_column_is_refused_and_nothing_is_written(url: str) -> None:
