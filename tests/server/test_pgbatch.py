@@ -138,3 +138,24 @@ def test_rows_that_name_different_columns_are_refused_before_any_statement(url: 
 
     with pytest.raises(ValueError, match="different columns"):
         asyncio.run(run())
+
+
+def test_a_row_that_names_a_transaction_not_of_the_group_is_refused(url: str) -> None:
+    async def run() -> None:
+        engine, (ana,), in_play = await _wallets(url, [500])
+        try:
+            async with sessions(engine)() as session, session.begin():
+                record = LedgerTransaction(kind="bet", round_id=None, created_at=NOW, memo="a bet")
+                rows = [{"transaction_id": 1, "wallet_id": ana, "amount": 0}]
+                await pgbatch.insert_all(
+                    session,
+                    "bet",
+                    NOW,
+                    [(record, {ana: -1, in_play: 1})],
+                    [(Entry.__table__, rows)],  # type: ignore[list-item]
+                )
+        finally:
+            await engine.dispose()
+
+    with pytest.raises(ValueError, match="not of the group"):
+        asyncio.run(run())

@@ -14,7 +14,7 @@ from sqlalchemy import select, update
 
 from croupier.server import ledger
 from croupier.server.db import make_engine, migrate, sessions
-from croupier.server.models import Wallet
+from croupier.server.models import Entry, Wallet
 from tests.server.conftest import statements
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -187,3 +187,22 @@ def test_post_all_with_a_players_moves_that_cancel_out_leaves_them_to_post(tmp_p
     posted, afters = asyncio.run(run())
     assert posted is None
     assert afters == [900, 1000]
+
+
+def test_a_row_written_with_the_transactions_must_name_one_of_them(tmp_path: Path) -> None:
+    """A row written with a group's transactions (``Postings.write``'s riders) whose ``transaction_id`` is
+    not one of the group's is refused before it is written, as on PostgreSQL (test_pgbatch.py)."""
+
+    async def run() -> None:
+        engine, players, table = await with_wallets(tmp_path / "p.db", [1000])
+        try:
+            async with sessions(engine)() as session, session.begin():  # type: ignore[arg-type]
+                postings = ledger.Postings(session, "bet", NOW, [table])
+                await postings.post([(players[0], -100), (table, 100)], round_id=None, memo="bet")
+                row = {"transaction_id": 1, "wallet_id": players[0], "amount": 0}
+                await postings.write([(Entry.__table__, [row])])  # type: ignore[list-item]
+        finally:
+            await engine.dispose()  # type: ignore[attr-defined]
+
+    with pytest.raises(ValueError, match="not of the group"):
+        asyncio.run(run())

@@ -361,16 +361,20 @@ class Postings:
         ]
         if entries:  # all of them in one statement (the ORM's flush would insert them one by one)
             await self.session.execute(insert(Entry), entries)
+        posted = {id(record) for record, _moves in self.records}
         for table, rows in riders:
             if rows:
-                await self.session.execute(insert(table), [_with_id(row) for row in rows])
+                await self.session.execute(insert(table), [_with_id(row, posted) for row in rows])
 
 
-def _with_id(row: Mapping[str, Any]) -> dict[str, Any]:
-    """``row`` with its ``transaction_id`` (a :class:`LedgerTransaction`, inserted) as that one's id."""
-    if isinstance(row.get("transaction_id"), LedgerTransaction):
-        return {**row, "transaction_id": row["transaction_id"].id}
-    return dict(row)
+def _with_id(row: Mapping[str, Any], posted: set[int]) -> dict[str, Any]:
+    """``row`` with its ``transaction_id`` (a :class:`LedgerTransaction` of ``posted``, inserted) as that
+    one's id; a row that names anything else is refused, as on PostgreSQL (croupier.server.pgbatch)."""
+    if "transaction_id" not in row:
+        return dict(row)
+    if id(row["transaction_id"]) not in posted:
+        raise ValueError(pgbatch.NOT_OF_THE_GROUP)
+    return {**row, "transaction_id": row["transaction_id"].id}
 
 
 async def _move_many(session: AsyncSession, moves: dict[int, int], players: Sequence[int] | None) -> dict[int, int]:

@@ -78,6 +78,9 @@ async def move_locked(
     return {int(wallet): int(balance) for wallet, balance in rows.all()}
 
 
+NOT_OF_THE_GROUP = "a row written with a group's transactions names a transaction not of the group"
+"""Why a row written with a group's transactions is refused when its ``transaction_id`` is not one of them."""
+
 _DIALECT = postgresql.dialect()  # type: ignore[no-untyped-call]
 
 
@@ -180,5 +183,5 @@ def _numbered(row: Mapping[str, Any], number: Mapping[int, int]) -> dict[str, An
         return {}
     found = number.get(id(row["transaction_id"]))
     if found is None:
-        raise ValueError("a row written with a group's transactions names a transaction not of the group")
+        raise ValueError(NOT_OF_THE_GROUP)
     return {"transaction_id": found}
